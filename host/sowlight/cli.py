@@ -1,0 +1,42 @@
+"""The `sowlight` command: argument parsing and dispatch only.
+
+Each command family lives in its own module and registers its sub-commands
+here, so that `cli.py` stays a table of contents.
+"""
+import argparse
+import sys
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="sowlight", description="Sowlight: an instrumented mancala board and its companion.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    board = sub.add_parser("board", help="the board: configs, drawings, a virtual board")
+    board_sub = board.add_subparsers(dest="board_command", metavar="BOARD_COMMAND")
+    board.set_defaults(func=lambda args: (board.print_help(), 2)[1])
+    _register_optional(sub, board_sub)
+    return parser
+
+
+def _register_optional(sub, board_sub):
+    # Command families register themselves; a family that is not there yet is simply absent.
+    from . import commands
+    for register in commands.REGISTRARS:
+        register(sub, board_sub)
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        return func(args) or 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

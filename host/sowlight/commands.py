@@ -1,0 +1,6 @@
+"""The list of command families the CLI registers.
+
+Each entry is a function register(subparsers, board_subparsers) that adds its
+sub-commands and sets `func` on them; `func(args)` returns the exit code.
+"""
+REGISTRARS = []
