@@ -1,0 +1,15 @@
+"""Sowlight's rules core: every mancala rule set in the sources, one engine.
+
+    >>> import mancala
+    >>> g = mancala.Game("Wari")
+    >>> trace = g.play(2)
+
+Runs unchanged on CPython 3.11+ and MicroPython.  No I/O here.
+"""
+from .errors import RulesError, UnknownVariantError, NoRulesError, PositionError, IllegalMoveError, NotationError
+from .trace import Trace, Step, HAND, OFF
+from .game import Mancala, Outcome
+from .registry import Game, variants, variant_info
+from .position import to_text, from_text
+
+__version__ = "0.1.0"

@@ -1,0 +1,624 @@
+"""The engine every variant shares: board, sowing, relays, captures, turns, undo.
+
+A variant is a subclass that sets class attributes (its board and rule parts)
+and overrides a hook where its rules are its own.  The engine does no I/O.
+
+Cells: pits 0..N-1 in canonical order, then one store per player (cell N+p).
+Two rows of n pits: player 0 owns 0..n-1 (from that player's left to right),
+player 1 owns n..2n-1 (from that player's left); counter-clockwise sowing goes
+up the numbers, and pit i faces pit 2n-1-i.  Player p's store comes right
+after that player's last pit in the counter-clockwise ring.
+
+Two ways to make a move:
+- play(move): checks the move, returns its Trace (the physical steps);
+- push(move): the fast path for search - no check, no trace.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from .errors import IllegalMoveError, NotationError, PositionError
+from .trace import Trace, LIFT, RELAY, TAKE, EXTRA, PASS, END
+
+# How a move goes on when its last seed lands in an occupied pit.
+RELAY_NONE = const(0)
+RELAY_LAST = const(1)   # lift the last pit again (it holds more than the seed just dropped)
+
+# Which pits a count capture may take.
+SIDE_OPPONENT = const(0)
+SIDE_OWN = const(1)
+SIDE_ANY = const(2)
+
+# A single move that keeps relaying this many times is stopped where it is
+# (a decision for every relay game: see docs/rules.md, "Endless relays").
+_RELAY_LIMIT = const(1000)
+
+_TRACKS = {}
+
+
+class Outcome:
+    """How a finished game ended: winner (player index, None for a draw), scores, reason."""
+
+    def __init__(self, winner, scores, reason):
+        self.winner = winner
+        self.scores = scores
+        self.reason = reason
+
+    def __eq__(self, other):
+        return isinstance(other, Outcome) and (self.winner, self.scores, self.reason) == (other.winner, other.scores, other.reason)
+
+    def __repr__(self):
+        return "Outcome(winner=%r, scores=%r, reason=%r)" % (self.winner, self.scores, self.reason)
+
+
+class Mancala:
+    """Base of every variant.  Class attributes describe the rules; see docs/rules.md."""
+
+    id = "mancala"
+    title = "Mancala"
+    rows = 2
+    pits_per_row = 6
+    seeds = 4                 # seeds in each pit at the start
+    players = 2
+    stores_sown = False       # a player's own store is a cell of the sowing track
+    skip_origin = False       # the emptied pit is passed over when a lap comes round
+    relay = RELAY_NONE
+    direction = 1             # +1 counter-clockwise, -1 clockwise, 0 the player chooses
+    min_seeds = 1             # a pit needs this many seeds to be lifted
+    extra_turn_in_store = False   # a move ending in the mover's store gives another move
+    end_on_repetition = True  # a position that comes round again ends the game
+    options = ()              # (name, default, allowed values) - allowed is a tuple or a range
+    has_state = False         # the variant keeps state beyond counts and player to move (_save/_restore)
+    phase = "play"
+
+    def __init__(self, pits=None, stores=None, to_move=0, **options):
+        self._set_options(options)
+        self._setup_board()
+        n = self.n_pits
+        b = [0] * (n + self.players)
+        if pits is None:
+            if stores is not None:
+                raise PositionError("stores were given without pits: give pits too, or neither")
+            self._initial(b)
+        else:
+            self._load(b, pits, stores)
+        if not (isinstance(to_move, int) and 0 <= to_move < self.players):
+            raise PositionError("to_move must be a player index from 0 to %d, not %r" % (self.players - 1, to_move))
+        self._b = b
+        self.to_move = to_move
+        self._hist = []
+        self._seen = {}
+        self._over = None
+        self._legal = None
+        self._start(pits is None)
+        if pits is not None:
+            self._check_position()
+        self._key = self._position_key()
+        self._seen[self._key] = 1
+        self._after(None)
+
+    # ----- construction -------------------------------------------------
+
+    def _set_options(self, options):
+        known = self.options
+        for name, default, allowed in known:
+            value = options.pop(name, default)
+            if allowed is not None and value not in allowed:
+                raise PositionError("%s: option %s=%r is not allowed; choose one of %s" % (
+                    self.title, name, value, _show_allowed(allowed)))
+            setattr(self, name, value)
+        if options:
+            names = ", ".join(o[0] for o in known) or "none"
+            raise PositionError("%s has no option %s (its options: %s)" % (
+                self.title, ", ".join(sorted(options)), names))
+
+    def _setup_board(self):
+        """Derive the geometry; variants with other boards override."""
+        self.n_pits = self.rows * self.pits_per_row
+        self._per_player = self.n_pits // self.players
+        # Tracks depend on the board and the options only, so games of the same
+        # variant share them (a variant whose sowable cells change replaces the dict).
+        key = (self.__class__, tuple(getattr(self, o[0]) for o in self.options))
+        t = _TRACKS.get(key)
+        if t is None:
+            t = _TRACKS[key] = {}
+        self._tracks = t
+        k = self._per_player
+        # Each player's pits as a tuple: the legal-move scan runs on every ply.
+        self._sides = tuple(tuple(range(p * k, p * k + k)) for p in range(self.players))
+
+    def has_seeds(self, player):
+        """Whether any pit of the player holds a seed."""
+        k = self._per_player
+        return any(self._b[player * k:player * k + k])
+
+    def _initial(self, b):
+        """Fill the board for a new game (variants with other setups override)."""
+        for i in range(self.n_pits):
+            b[i] = self.seeds
+
+    def total_seeds(self):
+        """Seeds in play in a new game of this variant with these options."""
+        return self.n_pits * self.seeds
+
+    def _load(self, b, pits, stores):
+        n = self.n_pits
+        pits = list(pits)
+        if len(pits) != n:
+            raise PositionError("%s has %d pits (%d rows of %d), but %d counts were given" % (
+                self.title, n, self.rows, self.pits_per_row, len(pits)))
+        if stores is None:
+            stores = [0] * self.players
+        stores = list(stores)
+        if len(stores) != self.players:
+            raise PositionError("%s has %d players, so stores needs %d numbers, not %d" % (
+                self.title, self.players, self.players, len(stores)))
+        for i, c in enumerate(pits + stores):
+            if not isinstance(c, int) or c < 0:
+                where = ("pit %d" % i) if i < n else ("store %d" % (i - n))
+                raise PositionError("%s holds %r: counts must be whole numbers of 0 or more" % (where, c))
+            b[i] = c
+        total = sum(b)
+        if total > self.total_seeds():
+            raise PositionError("%s is played with %d seeds, but this position has %d: it cannot arise" % (
+                self.title, self.total_seeds(), total))
+
+    def _start(self, fresh):
+        """Set up variant state beyond the counts (phases, owned pits...)."""
+
+    def _check_position(self):
+        """Refuse a given position the variant cannot have (PositionError)."""
+
+    # ----- the position -------------------------------------------------
+
+    @property
+    def pits(self):
+        return self._b[:self.n_pits]
+
+    @property
+    def stores(self):
+        return self._b[self.n_pits:]
+
+    def cells(self):
+        """Pits then stores, as one list (a copy)."""
+        return self._b[:]
+
+    def store(self, player):
+        """The cell index of a player's store."""
+        return self.n_pits + player
+
+    def owner(self, pit):
+        if pit >= self.n_pits:
+            return pit - self.n_pits
+        return pit // self._per_player
+
+    def opposite(self, pit):
+        """The pit facing `pit` across the board (two rows)."""
+        return self.n_pits - 1 - pit
+
+    def side(self, player):
+        """The pits a player owns, in canonical order (a tuple)."""
+        return self._sides[player]
+
+    def next_player(self, player):
+        return (player + 1) % self.players
+
+    # ----- sowing -------------------------------------------------------
+
+    def _ring(self, d):
+        """Every cell in sowing order going direction d (counter-clockwise: stores after each side)."""
+        k = self._per_player
+        ring = []
+        for p in range(self.players):
+            ring.extend(range(p * k, p * k + k))
+            ring.append(self.n_pits + p)
+        if d < 0:
+            ring.reverse()
+        return ring
+
+    def _sowable(self, player, cell, origin):
+        """Whether a seed sown by `player` from `origin` drops into `cell`."""
+        if cell >= self.n_pits:
+            return self.stores_sown and cell == self.n_pits + player
+        return not (self.skip_origin and cell == origin)
+
+    def track(self, player, d, origin):
+        """The cells one lap of sowing visits, in order, after lifting `origin`.
+
+        Cached: the board's shape and the rules decide it, never the counts.
+        Variants whose sowable cells change during a game clear self._tracks.
+        """
+        key = (player * 2 + (d > 0)) * 256 + origin
+        t = self._tracks.get(key)
+        if t is None:
+            t = self._tracks[key] = self._make_track(player, d, origin)
+        return t
+
+    def _make_track(self, player, d, origin):
+        ring = self._ring(d)
+        r = len(ring)
+        i = ring.index(origin)
+        t = []
+        for k in range(1, r + 1):
+            c = ring[(i + k) % r]
+            if self._sowable(player, c, origin):
+                t.append(c)
+        return t
+
+    def _sow(self, origin, n, player, d, tr):
+        """Sow n seeds from the hand, starting after origin; return the last cell."""
+        t = self.track(player, d, origin)
+        b = self._b
+        lap = len(t)
+        if tr is None:
+            if n >= lap:
+                q = n // lap
+                n -= q * lap
+                for c in t:
+                    b[c] += q
+                if n == 0:
+                    return t[lap - 1]
+            for i in range(n):
+                b[t[i]] += 1
+            return t[n - 1]
+        last = origin
+        while n > 0:
+            for c in t:
+                b[c] += 1
+                tr.drop(c)
+                last = c
+                n -= 1
+                if n == 0:
+                    break
+        return last
+
+    def _relay_from(self, last, player, d):
+        """The pit to lift again after a lap ends in `last`, or -1 to stop."""
+        if last < self.n_pits and self._b[last] > 1:
+            return last
+        return -1
+
+    def _sow_move(self, pit, n, player, d, tr):
+        """The whole sowing of a move: the first lap and every relay; returns the last cell."""
+        last = self._sow(pit, n, player, d, tr)
+        if self.relay == RELAY_NONE:
+            return last
+        return self._relays(last, player, d, tr)
+
+    def _relays(self, last, player, d, tr):
+        """Go on sowing from where each lap ends while the relay rule says so; return the last cell."""
+        b = self._b
+        for _ in range(_RELAY_LIMIT):
+            origin = self._relay_from(last, player, d)
+            if origin < 0:
+                return last
+            k = b[origin]
+            b[origin] = 0
+            if tr is not None:
+                tr.add(RELAY, origin, k)
+            last = self._sow(origin, k, player, d, tr)
+        return last
+
+    # ----- capturing ----------------------------------------------------
+
+    def _take(self, cell, to, tr):
+        """Move every seed of `cell` to cell `to`; return how many."""
+        b = self._b
+        k = b[cell]
+        if k:
+            b[cell] = 0
+            b[to] += k
+            if tr is not None:
+                tr.add(TAKE, cell, k, to)
+        return k
+
+    def _capture_counts(self, last, player, d, counts, side, chain, tr):
+        """Take the last pit when its count is one of `counts`, then walk back while it holds.
+
+        side: which pits qualify (SIDE_OPPONENT, SIDE_OWN, SIDE_ANY).  chain: keep
+        taking the pits before it (against the sowing) while they qualify too.
+        """
+        b = self._b
+        store = self.n_pits + player
+        got = 0
+        c = last
+        while c < self.n_pits and b[c] in counts and self._side_ok(c, player, side):
+            got += self._take(c, store, tr)
+            if not chain:
+                break
+            c = (c - d) % self.n_pits
+            if c == last:
+                break
+        return got
+
+    def _side_ok(self, pit, player, side):
+        if side == SIDE_ANY:
+            return True
+        own = self.owner(pit) == player
+        return own if side == SIDE_OWN else not own
+
+    def _capture(self, last, player, d, tr):
+        """Captures after the sowing ends in `last` (none by default).
+
+        Returns True when the rules give the mover another move because of it.
+        """
+        return False
+
+    # ----- a move from start to end -------------------------------------
+
+    def _unpack(self, move):
+        """(pit, direction) of a move."""
+        if isinstance(move, tuple):
+            return move[0], move[1]
+        return move, (self.direction or 1)
+
+    def _move(self, move, tr):
+        """Carry out a legal move: lift, sow (with relays), capture, pass the turn."""
+        p = self.to_move
+        if isinstance(move, int):
+            pit = move
+            d = self.direction or 1
+        else:
+            pit = move[0]
+            d = move[1]
+        b = self._b
+        n = b[pit]
+        b[pit] = 0
+        if tr is not None:
+            tr.add(LIFT, pit, n)
+            last = self._sow_move(pit, n, p, d, tr)
+        else:
+            # The search path: the first lap sown inline, whole laps at once.
+            t = self._tracks.get((p * 2 + (d > 0)) * 256 + pit)
+            if t is None:
+                t = self.track(p, d, pit)
+            lap = len(t)
+            if n >= lap:
+                q = n // lap
+                n -= q * lap
+                for c in t:
+                    b[c] += q
+            if n:
+                for i in range(n):
+                    b[t[i]] += 1
+                last = t[n - 1]
+            else:
+                last = t[lap - 1]
+            if self.relay:
+                last = self._relays(last, p, d, None)
+        again = self._capture(last, p, d, tr)
+        if again or (self.extra_turn_in_store and last == self.n_pits + p):
+            if tr is not None:
+                tr.add(EXTRA)
+        else:
+            self.to_move = self.next_player(p)
+
+    def _moves(self):
+        """The legal moves of the player to move, as a new list."""
+        b = self._b
+        k = self.min_seeds
+        if k == 1:
+            pits = list(filter(b.__getitem__, self._sides[self.to_move]))
+        else:
+            pits = [i for i in self._sides[self.to_move] if b[i] >= k]
+        if self.direction:
+            return pits
+        out = []
+        for i in pits:
+            out.append((i, 1))
+            out.append((i, -1))
+        return out
+
+    def legal_moves(self):
+        """The legal moves, as a new list for each position (the engine keeps no other reference it relies on)."""
+        if self._over is not None:
+            return []
+        if self._legal is None:
+            self._legal = self._moves()
+        return self._legal
+
+    def is_legal(self, move):
+        if self._over is not None:
+            return False
+        return move in self._moves()
+
+    def play(self, move):
+        """Make a move; return its Trace.  Raises IllegalMoveError, saying why, if it is not legal."""
+        if not self.is_legal(move):
+            raise IllegalMoveError(self._why_illegal(move))
+        tr = Trace()
+        self._do(move, tr)
+        return tr
+
+    def push(self, move):
+        """Make a move known to be legal (from legal_moves()), without checking it or tracing it."""
+        self._hist.append((move, self._b[:], self.to_move, self._key, self._save() if self.has_state else None))
+        self._legal = None
+        self._move(move, None)
+        self._after(None)
+
+    def _do(self, move, tr):
+        self._hist.append((move, self._b[:], self.to_move, self._key, self._save() if self.has_state else None))
+        self._legal = None
+        self._move(move, tr)
+        self._after(tr)
+
+    def _after(self, tr):
+        """After a move (or at set-up): note the position, then see whether the game is over."""
+        if self._over is not None:
+            return
+        if self._hist:
+            key = hash(tuple(self._b)) * 8 + self.to_move
+            self._key = key
+            seen = self._seen.get(key, 0)
+            self._seen[key] = seen + 1
+            if seen and self.end_on_repetition:
+                self._finish(tr, "repetition")
+                return
+        moves = self._moves()
+        self._legal = moves
+        if not moves:
+            self._no_moves(tr)
+
+    def _no_moves(self, tr):
+        """The player to move has no legal move: by default the game ends."""
+        self._finish(tr, "no moves")
+
+    def _finish(self, tr, reason):
+        """End the game: leftover seeds go to the owners of their pits; scores are the stores."""
+        self._collect_leftovers(tr)
+        self._legal = []
+        self._over = self._judge(reason)
+        if tr is not None:
+            tr.add(END)
+
+    def _collect_leftovers(self, tr):
+        for i in range(self.n_pits):
+            if self._b[i]:
+                self._take(i, self.n_pits + self.owner(i), tr)
+
+    def _judge(self, reason):
+        scores = self.stores
+        best = max(scores)
+        winners = [p for p in range(self.players) if scores[p] == best]
+        return Outcome(winners[0] if len(winners) == 1 else None, scores, reason)
+
+    def _position_key(self):
+        # Kept small (a hash, not the tuple): the board remembers every position of a game.
+        return hash(tuple(self._b)) * 8 + self.to_move
+
+    def _state_fields(self):
+        """The variant's own state as 'key=value' strings for the position text."""
+        return []
+
+    def _load_state_fields(self, fields):
+        """Set the variant's own state from the position text's key=value fields (strings)."""
+        raise PositionError("%s has no state fields, but %s were given" % (self.title, ", ".join(sorted(fields))))
+
+    def _save(self):
+        """Variant state beyond counts and player to move, to be restored by undo."""
+        return None
+
+    def _restore(self, saved):
+        pass
+
+    def undo(self):
+        """Take the last move back; return it."""
+        if not self._hist:
+            raise IllegalMoveError("there is no move to take back")
+        move, b, to_move, key, saved = self._hist.pop()
+        k = self._seen.get(self._key, 0) - 1
+        if k > 0:
+            self._seen[self._key] = k
+        else:
+            self._seen.pop(self._key, None)
+        self._b[:] = b
+        self.to_move = to_move
+        self._over = None
+        self._legal = None
+        self._key = key
+        if self.has_state:
+            self._restore(saved)
+        return move
+
+    pop = undo
+
+    def moves_played(self):
+        """The moves made since the position was set up, oldest first."""
+        return [h[0] for h in self._hist]
+
+    @property
+    def ply(self):
+        return len(self._hist)
+
+    def is_over(self):
+        return self._over is not None
+
+    def outcome(self):
+        return self._over
+
+    def copy(self):
+        """An independent copy, move stack included."""
+        c = self.__class__.__new__(self.__class__)
+        for name, value in self.__dict__.items():
+            setattr(c, name, value)
+        c._b = self._b[:]
+        c._hist = list(self._hist)
+        c._seen = dict(self._seen)
+        c._copy_extra(self)
+        return c
+
+    def _copy_extra(self, other):
+        """Copy mutable variant state (lists, dicts) after copy()."""
+
+    # ----- why a move is illegal, and notation ------------------------------
+
+    def _why_illegal(self, move):
+        if self._over is not None:
+            return "the game is over (%s)" % self._over.reason
+        try:
+            pit, d = self._unpack(move)
+        except (TypeError, IndexError):
+            return "%r is not a move of %s" % (move, self.title)
+        if not isinstance(pit, int) or not 0 <= pit < self.n_pits:
+            return "%r is not a pit of %s (pits are 0 to %d)" % (pit, self.title, self.n_pits - 1)
+        name = self._pit_name(pit)
+        if self.owner(pit) != self.to_move:
+            return "pit %s belongs to player %d, and player %d is to move" % (name, self.owner(pit), self.to_move)
+        if self._b[pit] < self.min_seeds:
+            if self.min_seeds == 1:
+                return "pit %s is empty" % name
+            return "pit %s holds %d seeds; %s needs at least %d to start a move" % (name, self._b[pit], self.title, self.min_seeds)
+        if self.direction == 0 and not isinstance(move, tuple):
+            return "%s needs a direction: play (%d, 1) counter-clockwise or (%d, -1) clockwise" % (self.title, pit, pit)
+        if self.direction != 0 and isinstance(move, tuple):
+            return "%s is sown in one direction only: play the pit number %d alone" % (self.title, pit)
+        return self._why_rule(move)
+
+    def _why_rule(self, move):
+        """Why a well-formed move is still illegal (variants with extra rules say more)."""
+        return "%s is not legal here" % self.move_name(move)
+
+    def _pit_name(self, pit):
+        """Pit names: player 0's pits A, B, ... and player 1's a, b, ... each from the owner's left."""
+        if pit >= self.n_pits:
+            return "store%d" % (pit - self.n_pits)
+        p = self.owner(pit)
+        k = pit - p * self._per_player
+        if self.players == 2:
+            return chr((65 if p == 0 else 97) + k)
+        return "%s%d" % (chr(65 + p), k + 1)
+
+    def _parse_pit(self, text):
+        for i in range(self.n_pits):
+            if self._pit_name(i) == text:
+                return i
+        raise NotationError("%r is not a pit of %s: pits are %s" % (
+            text, self.title, " ".join(self._pit_name(i) for i in range(self.n_pits))))
+
+    def move_name(self, move):
+        pit, d = self._unpack(move)
+        if isinstance(move, tuple):
+            return self._pit_name(pit) + ("+" if d > 0 else "-")
+        return self._pit_name(pit)
+
+    def parse_move(self, text):
+        text = text.strip()
+        if not text:
+            raise NotationError("an empty move: name a pit (%s)" % " ".join(self._pit_name(i) for i in range(self.n_pits)))
+        if self.direction == 0:
+            if text[-1] not in "+-":
+                raise NotationError("%s needs a direction: add + (counter-clockwise) or - (clockwise), e.g. %s+" % (self.title, text))
+            return (self._parse_pit(text[:-1]), 1 if text[-1] == "+" else -1)
+        return self._parse_pit(text)
+
+    def __repr__(self):
+        return "<%s %s stores=%s to_move=%d>" % (self.title, self.pits, self.stores, self.to_move)
+
+
+def _show_allowed(allowed):
+    if isinstance(allowed, range):
+        return "%d to %d" % (allowed[0], allowed[-1])
+    return ", ".join(repr(a) for a in allowed)

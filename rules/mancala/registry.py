@@ -1,0 +1,108 @@
+"""Names to variants: Game(name) and the list of variants.
+
+Only the chosen variant's module is imported (the board has little memory).
+"""
+from .catalog import ENTRIES, NO_RULES
+from .errors import NoRulesError, UnknownVariantError
+
+_DROP = " -_'’./()"
+
+
+def normalize(name):
+    """A name as it is looked up: lower case, no spaces, hyphens, underscores or apostrophes."""
+    out = []
+    for ch in name.lower():
+        if ch not in _DROP:
+            out.append(ch)
+    return "".join(out)
+
+
+_names = None
+
+
+def _index():
+    global _names
+    if _names is None:
+        names = {}
+        for e in ENTRIES:
+            for n in (e[0], e[3]) + e[4]:
+                names[normalize(n)] = e
+        _names = names
+    return _names
+
+
+def entry(name):
+    """The catalog row for a name or alias; UnknownVariantError lists close matches."""
+    if not isinstance(name, str):
+        raise UnknownVariantError("a variant is named by a string, not %r" % (name,))
+    key = normalize(name)
+    names = _index()
+    e = names.get(key)
+    if e is None:
+        near = close_matches(key, names)
+        hint = ("; did you mean %s?" % ", ".join(near)) if near else ""
+        raise UnknownVariantError("no variant is called %r%s (sowlight variants lists them all)" % (name, hint))
+    return e
+
+
+def close_matches(key, names, most=3):
+    scored = []
+    for n, e in names.items():
+        d = _distance(key, n)
+        if d <= max(2, len(key) // 3) or (len(key) >= 3 and (n.startswith(key) or key in n)):
+            scored.append((d, e[0]))
+    scored.sort()
+    out = []
+    for _, ident in scored:
+        if ident not in out:
+            out.append(ident)
+    return out[:most]
+
+
+def _distance(a, b):
+    """Levenshtein distance (small strings only)."""
+    prev = list(range(len(b) + 1))
+    for i in range(len(a)):
+        cur = [i + 1]
+        for j in range(len(b)):
+            cur.append(min(prev[j + 1] + 1, cur[j] + 1, prev[j] + (a[i] != b[j])))
+        prev = cur
+    return prev[-1]
+
+
+def variant_class(name):
+    """The class of a variant (imports its module only)."""
+    cls = _classes.get(name)
+    if cls is not None:
+        return cls
+    e = entry(name)
+    ident, module = e[0], e[1]
+    if module is None:
+        if ident in NO_RULES:
+            raise NoRulesError("%s: the sources record no rules for this game, only its name and board (see docs/variants/%s.md)" % (e[3], ident))
+        raise NoRulesError("%s is described in the sources but is not playable yet (see docs/variants/%s.md)" % (e[3], ident))
+    mod = __import__("mancala.variants." + module, None, None, (e[2],))
+    cls = _classes[name] = getattr(mod, e[2])
+    return cls
+
+
+_classes = {}  # name as asked -> class, so a new game costs no look-up
+
+
+def Game(name, pits=None, stores=None, to_move=0, **options):
+    """A new game of the variant called `name` (an id or any alias), or a given position of it."""
+    return variant_class(name)(pits=pits, stores=stores, to_move=to_move, **options)
+
+
+def variants(include_unplayable=False):
+    """The ids of the playable variants (with include_unplayable, every id in the catalog)."""
+    return [e[0] for e in ENTRIES if include_unplayable or e[1] is not None]
+
+
+def variant_info(name):
+    """What the catalog says of a variant: a dict of id, title, aliases, board and source."""
+    e = entry(name)
+    return {
+        "id": e[0], "title": e[3], "aliases": list(e[4]), "rows": e[5], "pits_per_row": e[6],
+        "stores_sown": bool(e[7]), "players": list(e[8]), "source": e[9], "playable": e[1] is not None,
+    }
