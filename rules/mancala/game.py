@@ -181,6 +181,12 @@ class Mancala:
     def stores(self):
         return self._b[self.n_pits:]
 
+    def outside(self):
+        """Seeds in play but in no cell: a setup supply, a hand, seeds put out of play.
+
+        sum(cells()) + outside() never changes during a game."""
+        return 0
+
     def cells(self):
         """Pits then stores, as one list (a copy)."""
         return self._b[:]

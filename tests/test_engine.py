@@ -1,0 +1,199 @@
+"""The engine's shared parts, through the public API (variant rules have their own tests)."""
+import pytest
+
+import mancala
+from mancala.trace import Trace, format_step
+
+
+def steps(trace):
+    return [(s.kind, s.pit, s.count, s.to) for s in trace]
+
+
+# ----- names ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, ident", [
+    ("Wari", "oware"), ("AWELE", "oware"), ("ourri", "oware"), ("Ayo", "oware"),
+    ("Pallam Kuzhi", "pallam-kuzhi"), ("pallam-kuzhi", "pallam-kuzhi"), ("Pallanguzhi", "pallam-kuzhi"),
+    ("Sita's Solitaire", "sitas-solitaire"), ("sitas_solitaire", "sitas-solitaire"),
+    ("Kpo", "kpo"), ("Egyptian Mankalah", "egyptian-simple"), ("Mancala after Lane", "lane"),
+    ("Syrian Mancala", "syrian"), ("Gayothe", "giuthi"), ("Djamo", "annana"), ("Kale", "annana"),
+])
+def test_names_resolve_ignoring_case_spaces_hyphens_apostrophes(name, ident):
+    assert mancala.variant_info(name)["id"] == ident
+
+
+def test_every_catalog_name_resolves():
+    from mancala.catalog import ENTRIES
+    for e in ENTRIES:
+        for n in (e[0], e[3]) + e[4]:
+            assert mancala.variant_info(n)["id"] == e[0]
+
+
+def test_unknown_name_lists_close_matches():
+    with pytest.raises(mancala.UnknownVariantError) as e:
+        mancala.Game("Owarre")
+    assert "oware" in str(e.value)
+    with pytest.raises(mancala.UnknownVariantError) as e:
+        mancala.Game("chess")
+    assert "chess" in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_no_rules_entries_are_documented_not_playable():
+    for name in ("Choro", "Gabatta"):
+        with pytest.raises(mancala.NoRulesError) as e:
+            mancala.Game(name)
+        assert "no rules" in str(e.value)
+        assert not mancala.variant_info(name)["playable"]
+    assert "choro" not in mancala.variants()
+    assert "choro" in mancala.variants(include_unplayable=True)
+
+
+# ----- positions ----------------------------------------------------------------
+
+def test_position_is_checked():
+    with pytest.raises(mancala.PositionError, match="12 pits"):
+        mancala.Game("oware", pits=[4] * 11)
+    with pytest.raises(mancala.PositionError, match="0 or more"):
+        mancala.Game("oware", pits=[4] * 11 + [-1])
+    with pytest.raises(mancala.PositionError, match="cannot arise"):
+        mancala.Game("oware", pits=[5] * 12)
+    with pytest.raises(mancala.PositionError, match="stores needs 2"):
+        mancala.Game("oware", pits=[4] * 12, stores=[0])
+    with pytest.raises(mancala.PositionError, match="to_move"):
+        mancala.Game("oware", to_move=2)
+    with pytest.raises(mancala.PositionError, match="no option"):
+        mancala.Game("oware", seeds=5)
+    with pytest.raises(mancala.PositionError, match="grand_slam"):
+        mancala.Game("oware", grand_slam="sometimes")
+
+
+def test_given_position_plays_on():
+    g = mancala.Game("oware", pits=[0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0], stores=[20, 20], to_move=0)
+    assert g.pits == [0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0] and g.stores == [20, 20]
+    assert g.legal_moves() == [5]
+
+
+def test_position_text_round_trip_and_errors():
+    g = mancala.Game("kalah", seeds=3)
+    g.play(2)
+    text = mancala.to_text(g)
+    assert text.startswith("kalah pits_per_row=6,seeds=3 ")
+    h = mancala.from_text(text)
+    assert h.cells() == g.cells() and h.to_move == g.to_move and h.seeds == 3
+    for bad in ("kalah", "kalah - 1,2/3 0,0 0", "kalah - x/y 0,0 0", "kalah seeds 3,3,3,3,3,3/3,3,3,3,3,3 0,0 0",
+                "kalah - 3,3,3,3,3,3/3,3,3,3,3,3 0,0 z", "nosuch - 1 0 0"):
+        with pytest.raises(mancala.RulesError):
+            mancala.from_text(bad)
+
+
+# ----- sowing, relays, captures --------------------------------------------------------
+
+def test_skip_origin_on_a_full_lap():
+    # Oware: 12 seeds from pit A go round and pass over A itself.
+    g = mancala.Game("oware", pits=[12, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], stores=[0, 0])
+    tr = g.play(0)
+    drops = [s.pit for s in tr if s.kind == "drop"]
+    assert drops == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1]
+    assert g.pits[0] == 0
+
+
+def test_whole_laps_fast_path_matches_traced_path():
+    for pits in ([30, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3], [23, 1, 0, 2, 0, 0, 2, 2, 2, 2, 2, 2]):
+        a = mancala.Game("oware", pits=pits, stores=[0, 0])
+        b = a.copy()
+        a.play(0)
+        b.push(0)
+        assert a.cells() == b.cells()
+
+
+def test_own_store_sown_opponent_store_skipped():
+    # Kalah: player 1 sows from its last pit round past its own store and over player 0's.
+    g = mancala.Game("kalah", pits=[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9], stores=[0, 0], to_move=1)
+    tr = g.play(11)
+    drops = [s.pit for s in tr if s.kind == "drop"]
+    assert drops == [13, 0, 1, 2, 3, 4, 5, 6, 7]
+    assert 12 not in drops
+
+
+def test_extra_turn_in_own_store():
+    g = mancala.Game("kalah")
+    tr = g.play(2)  # 4 seeds from pit C: D, E, F, store
+    assert tr[-1].kind == "extra_turn" and g.to_move == 0
+
+
+def test_relay_lifts_the_last_pit_again():
+    g = mancala.Game("ayoayo", pits=[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3], stores=[0, 0])
+    g2 = mancala.Game("ayoayo", pits=[1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3], stores=[0, 0])
+    assert [s.kind for s in g.play(0)] == ["lift", "drop"]
+    tr = g2.play(0)
+    assert steps(tr)[:4] == [("lift", 0, 1, -1), ("drop", 1, 1, -1), ("relay", 1, 3, -1), ("drop", 2, 1, -1)]
+
+
+def test_count_capture_chains_backwards_and_stops():
+    g = mancala.Game("oware", pits=[0, 0, 0, 0, 0, 3, 1, 2, 1, 5, 5, 5], stores=[0, 15])
+    tr = g.play(5)  # lands in 6, 7, 8: 8 has 2 -> take, 7 has 3 -> take, 6 has 2 -> take
+    takes = [(s.pit, s.count, s.to) for s in tr if s.kind == "take"]
+    assert takes == [(8, 2, 12), (7, 3, 12), (6, 2, 12)]
+    assert g.stores == [7, 15]
+
+
+def test_capture_chain_stops_at_a_pit_that_does_not_qualify():
+    g = mancala.Game("oware", pits=[0, 0, 0, 0, 0, 3, 1, 0, 1, 5, 5, 5], stores=[0, 16])
+    tr = g.play(5)  # 6 -> 2, 7 -> 1, 8 -> 2: take 8 only (7 holds 1)
+    assert [(s.pit, s.count) for s in tr if s.kind == "take"] == [(8, 2)]
+
+
+# ----- game end, repetition, undo ------------------------------------------------------
+
+def test_game_ends_when_the_player_to_move_cannot_move_and_leftovers_go_to_owners():
+    g = mancala.Game("kalah", pits=[0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0], stores=[20, 25], to_move=0)
+    tr = g.play(5)  # the last seed into player 0's store: extra turn, but player 0 has no seeds
+    assert g.is_over()
+    assert [s.kind for s in tr][-2:] == ["take", "end"]
+    assert g.outcome() == mancala.Outcome(1, [21, 27], "no moves")
+    assert g.legal_moves() == []
+    with pytest.raises(mancala.IllegalMoveError, match="over"):
+        g.play(6)
+
+
+def test_a_repeated_position_ends_the_game():
+    # Two lone seeds chase each other round an Oware board and can never be captured.
+    g = mancala.Game("oware", pits=[0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1], stores=[23, 23])
+    n = 0
+    while not g.is_over():
+        g.play(g.legal_moves()[0])
+        n += 1
+        assert n < 50
+    assert g.outcome().reason == "repetition"
+    assert sum(g.stores) == 48
+
+
+def test_undo_after_the_end_and_after_a_capture():
+    g = mancala.Game("oware", pits=[0, 0, 0, 0, 0, 3, 1, 2, 1, 5, 5, 5], stores=[0, 15])
+    before = g.cells()
+    g.play(5)
+    assert g.undo() == 5
+    assert g.cells() == before and g.to_move == 0 and g.legal_moves() == [5]
+
+
+# ----- traces -----------------------------------------------------------------------
+
+def test_trace_steps_encode_every_field():
+    t = Trace()
+    t.add(4, 13, 1023, mancala.HAND)
+    t.add(4, 0, 5, mancala.OFF)
+    t.drop(255 - 2)
+    assert steps(t) == [("take", 13, 1023, -1), ("take", 0, 5, -2), ("drop", 253, 1, -1)]
+    assert format_step(t[0]) == "take 13 (1023) -> hand"
+    assert "take 0 (5) -> off" in repr(t)
+
+
+def test_notation():
+    g = mancala.Game("oware")
+    assert [g.move_name(m) for m in g.legal_moves()] == list("ABCDEF")
+    g.play(0)
+    assert [g.move_name(m) for m in g.legal_moves()] == list("abcdef")
+    assert g.parse_move(" c ") == 8
+    with pytest.raises(mancala.NotationError, match="not a pit"):
+        g.parse_move("G")
