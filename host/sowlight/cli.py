@@ -36,6 +36,12 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `sowlight variants | head`): nothing left to say.
+        try:
+            sys.stdout = None
+        finally:
+            return 0
 
 
 if __name__ == "__main__":

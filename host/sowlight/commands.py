@@ -3,4 +3,9 @@
 Each entry is a function register(subparsers, board_subparsers) that adds its
 sub-commands and sets `func` on them; `func(args)` returns the exit code.
 """
-REGISTRARS = []
+from . import play, variants_cmd
+
+REGISTRARS = [
+    play.register,
+    variants_cmd.register,
+]

@@ -1,0 +1,161 @@
+"""`sowlight play` in the terminal: a game of any variant, move by move, told step by step.
+
+Two people share the keyboard, or one plays the computer.  Every input is
+checked; a bad one is explained and asked again, never a crash.
+"""
+import sys
+
+import mancala
+from mancala.search import best_move
+
+from . import render
+
+HELP = """Type a pit name to move (the names are under the pits), or:
+  moves   list the legal moves        hint   ask the computer for a move
+  undo    take back a move            board  draw the board again
+  help    this text                   quit   stop the game"""
+
+
+def parse_options(items):
+    """['grand_slam=illegal', 'seeds=5'] -> {'grand_slam': 'illegal', 'seeds': 5}."""
+    out = {}
+    for item in items or ():
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            raise ValueError("an option is NAME=VALUE, like seeds=5, not %r" % item)
+        out[name.replace("-", "_")] = int(value) if value.lstrip("-").isdigit() else value
+    return out
+
+
+class TerminalGame:
+    """The game loop, with its input and output given (so it can be scripted)."""
+
+    def __init__(self, game, computer=(), depth=6, read=input, out=sys.stdout):
+        self.game = game
+        self.computer = set(computer)
+        self.depth = depth
+        self.read = read
+        self.out = out
+
+    def say(self, text=""):
+        self.out.write(text + "\n")
+
+    def show(self):
+        for line in render.board(self.game):
+            self.say(line)
+
+    def run(self):
+        g = self.game
+        self.say("%s - %s" % (g.title, "type help for commands"))
+        self.show()
+        while not g.is_over():
+            if g.to_move in self.computer:
+                self.computer_move()
+                continue
+            try:
+                text = self.read("player %d> " % g.to_move)
+            except EOFError:
+                self.say("")
+                self.say("input ended: game stopped (%d moves played)" % g.ply)
+                return 1
+            if not self.command(text.strip()):
+                return 1
+        self.say(render.outcome(g))
+        return 0
+
+    def command(self, text):
+        """Handle one line of input; False means stop."""
+        g = self.game
+        word = text.lower()
+        if not text:
+            return True
+        if word in ("quit", "exit", "q"):
+            self.say("game stopped (%d moves played)" % g.ply)
+            return False
+        if word == "help":
+            self.say(HELP)
+        elif word == "board":
+            self.show()
+        elif word == "moves":
+            self.say("legal moves: " + " ".join(g.move_name(m) for m in g.legal_moves()))
+        elif word == "hint":
+            r = best_move(g, depth=self.depth)
+            self.say("hint: %s (looked %d moves ahead)" % (g.move_name(r.best), r.depth))
+        elif word == "undo":
+            self.undo()
+        else:
+            self.human_move(text)
+        return True
+
+    def undo(self):
+        g = self.game
+        if not g.ply:
+            self.say("nothing to take back")
+            return
+        g.undo()
+        # Against the computer, take back to the human's last move.
+        while g.ply and g.to_move in self.computer:
+            g.undo()
+        self.say("taken back")
+        self.show()
+
+    def human_move(self, text):
+        g = self.game
+        player = g.to_move
+        try:
+            move = g.parse_move(text)
+            name = g.move_name(move)
+            trace = g.play(move)
+        except mancala.IllegalMoveError as e:
+            self.say("not played: %s. Legal moves: %s" % (e, " ".join(g.move_name(m) for m in g.legal_moves())))
+            return
+        self.report(player, name, trace, who="player %d" % player)
+
+    def computer_move(self):
+        g = self.game
+        player = g.to_move
+        move = best_move(g, depth=self.depth).best
+        name = g.move_name(move)
+        trace = g.play(move)
+        self.report(player, name, trace, who="computer (player %d)" % player)
+
+    def report(self, player, name, trace, who):
+        g = self.game
+        self.say("")
+        self.say("%s plays %s" % (who, name))
+        for line in render.describe(g, trace):
+            self.say("  " + line)
+        self.show()
+
+
+def run(args):
+    try:
+        options = parse_options(args.option)
+        game = mancala.Game(args.variant, **options)
+    except (ValueError, mancala.RulesError) as e:
+        print("sowlight play: %s" % e, file=sys.stderr)
+        return 2
+    computer = []
+    if args.vs == "computer":
+        computer = [1 - args.play_as] if game.players == 2 else [p for p in range(game.players) if p != args.play_as]
+    elif args.vs == "self":
+        computer = list(range(game.players))
+    if args.depth < 1:
+        print("sowlight play: --depth must be 1 or more", file=sys.stderr)
+        return 2
+    if not 0 <= args.play_as < game.players:
+        print("sowlight play: --play-as must be a player from 0 to %d" % (game.players - 1), file=sys.stderr)
+        return 2
+    return TerminalGame(game, computer=computer, depth=args.depth).run()
+
+
+def register(sub, board_sub):
+    p = sub.add_parser("play", help="play a game in the terminal",
+                       description="Play a game of any variant in the terminal: two people at one keyboard, or against the computer.")
+    p.add_argument("--variant", "-v", default="oware", help="variant id or name (see `sowlight variants`); default oware")
+    p.add_argument("--vs", choices=("human", "computer", "self"), default="computer",
+                   help="the opponent: another person at this keyboard, the computer (default), or the computer against itself")
+    p.add_argument("--play-as", type=int, default=0, help="which player you are against the computer (0 moves first)")
+    p.add_argument("--depth", type=int, default=6, help="how many moves ahead the computer looks (default 6)")
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a variant option, e.g. -o grand_slam=illegal")
+    p.set_defaults(func=run)

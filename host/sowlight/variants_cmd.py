@@ -1,0 +1,33 @@
+"""`sowlight variants`: the catalogue of rule sets, with their sources."""
+import json
+import sys
+
+import mancala
+from mancala.catalog import ENTRIES
+
+
+def run(args):
+    rows = []
+    for e in ENTRIES:
+        info = mancala.variant_info(e[0])
+        if args.playable and not info["playable"]:
+            continue
+        rows.append(info)
+    if args.json:
+        json.dump(rows, sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    for r in rows:
+        board = "%dx%d%s" % (r["rows"], r["pits_per_row"], " + stores" if r["stores_sown"] else "")
+        players = "/".join(str(p) for p in r["players"])
+        state = "" if r["playable"] else ("  (no rules in the sources)" if r["id"] in ("choro", "gabatta") else "  (not playable yet)")
+        aliases = (" - also " + ", ".join(r["aliases"])) if r["aliases"] else ""
+        print("%-18s %-34s %-12s %s players  source %s%s%s" % (r["id"], r["title"], board, players, r["source"], state, aliases))
+    return 0
+
+
+def register(sub, board_sub):
+    p = sub.add_parser("variants", help="list the rule sets and their sources")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--playable", action="store_true", help="only the variants that can be played")
+    p.set_defaults(func=run)

@@ -1,0 +1,82 @@
+"""`sowlight play` and `sowlight variants`, run as a user runs them."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def sowlight(*args, input=None, timeout=120):
+    return subprocess.run([sys.executable, "-m", "sowlight.cli", *args], input=input, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_play_against_the_computer_step_by_step():
+    r = sowlight("play", "--variant", "Wari", "--depth", "2", input="C\nquit\n")
+    assert r.returncode == 1, r.stderr
+    out = r.stdout
+    assert "Oware" in out and "store 0" in out and "store 1" in out
+    assert "player 0 plays C" in out
+    assert "lift C (4): sow D E F a" in out
+    assert "computer (player 1) plays" in out
+    assert "game stopped (2 moves played)" in out
+
+
+def test_bad_input_is_explained_and_asked_again():
+    r = sowlight("play", "--vs", "human", input="Z\n\nb\nC\nmoves\nhelp\nundo\nundo\nquit\n")
+    out = r.stdout
+    assert "not played: 'Z' is not a pit of Oware" in out
+    assert "not played: pit b belongs to player 1, and player 0 is to move" in out
+    assert "legal moves: a b c d e f" in out  # after C, player 1 is to move
+    assert "pit name" in out  # help
+    assert out.count("taken back") == 1 and "nothing to take back" in out
+    assert "Traceback" not in r.stderr
+
+
+def test_end_of_input_stops_cleanly():
+    r = sowlight("play", "--vs", "human", input="A\n")
+    assert r.returncode == 1
+    assert "input ended" in r.stdout and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("variant", ["oware", "kalah", "ayoayo"])
+def test_computer_against_itself_plays_to_the_end(variant):
+    r = sowlight("play", "--variant", variant, "--vs", "self", "--depth", "1", input="")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    assert "wins" in last or "Draw" in last
+
+
+def test_two_people_can_finish_a_game():
+    # Both players always choose their first legal move: a scripted game to the end.
+    import mancala
+    g = mancala.Game("kalah")
+    lines = []
+    while not g.is_over():
+        m = g.legal_moves()[0]
+        lines.append(g.move_name(m))
+        g.play(m)
+    r = sowlight("play", "--variant", "kalah", "--vs", "human", input="\n".join(lines) + "\n")
+    assert r.returncode == 0
+    o = g.outcome()
+    assert ("player 0: %d, player 1: %d" % tuple(o.scores)) in r.stdout
+
+
+def test_bad_variant_or_option_is_a_clear_error():
+    r = sowlight("play", "--variant", "owarre")
+    assert r.returncode == 2 and "did you mean oware" in r.stderr and "Traceback" not in r.stderr
+    r = sowlight("play", "--variant", "oware", "-o", "grand_slam=maybe")
+    assert r.returncode == 2 and "grand_slam" in r.stderr
+    r = sowlight("play", "-o", "seeds")
+    assert r.returncode == 2 and "NAME=VALUE" in r.stderr
+
+
+def test_variants_lists_every_rule_set_with_its_source():
+    r = sowlight("variants", "--json")
+    rows = json.loads(r.stdout)
+    ids = {row["id"] for row in rows}
+    assert {"oware", "kalah", "choro", "omweso"} <= ids
+    choro = next(row for row in rows if row["id"] == "choro")
+    assert not choro["playable"] and "CHORO" in choro["source"]
+    text = sowlight("variants").stdout
+    assert "003 OWARE" in text and "no rules in the sources" in text
