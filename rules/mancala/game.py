@@ -37,6 +37,17 @@ _RELAY_LIMIT = const(1000)
 
 _TRACKS = {}
 
+# CPython scans a side fastest with filter(b.__getitem__, pits); MicroPython's
+# lists have no __getitem__ attribute, so there the scan is a comprehension.
+FILTER_SCAN = hasattr([], "__getitem__")
+
+# Repetition needs a key per position.  CPython's hash of a tuple is a good
+# 64-bit hash; MicroPython's adds the items' hashes (every position with the
+# same counts in another order would collide), so there the key is the exact
+# counts as bytes (every variant has fewer than 256 seeds) plus the player.
+_TUPLE_HASH = hash((1, 2)) != hash((2, 1))
+_PLAYER_BYTE = (b"\x00", b"\x01", b"\x02", b"\x03")
+
 
 class Outcome:
     """How a finished game ended: winner (player index, None for a draw), scores, reason."""
@@ -405,7 +416,7 @@ class Mancala:
         """The legal moves of the player to move, as a new list."""
         b = self._b
         k = self.min_seeds
-        if k == 1:
+        if k == 1 and FILTER_SCAN:
             pits = list(filter(b.__getitem__, self._sides[self.to_move]))
         else:
             pits = [i for i in self._sides[self.to_move] if b[i] >= k]
@@ -456,7 +467,10 @@ class Mancala:
         if self._over is not None:
             return
         if self._hist:
-            key = hash(tuple(self._b)) * 8 + self.to_move
+            if _TUPLE_HASH:
+                key = hash(tuple(self._b)) * 8 + self.to_move
+            else:
+                key = bytes(self._b) + _PLAYER_BYTE[self.to_move]
             self._key = key
             seen = self._seen.get(key, 0)
             self._seen[key] = seen + 1
@@ -492,8 +506,9 @@ class Mancala:
         return Outcome(winners[0] if len(winners) == 1 else None, scores, reason)
 
     def _position_key(self):
-        # Kept small (a hash, not the tuple): the board remembers every position of a game.
-        return hash(tuple(self._b)) * 8 + self.to_move
+        if _TUPLE_HASH:
+            return hash(tuple(self._b)) * 8 + self.to_move
+        return bytes(self._b) + _PLAYER_BYTE[self.to_move]
 
     def _state_fields(self):
         """The variant's own state as 'key=value' strings for the position text."""
@@ -547,7 +562,8 @@ class Mancala:
 
     def copy(self):
         """An independent copy, move stack included."""
-        c = self.__class__.__new__(self.__class__)
+        # object.__new__ and setattr: MicroPython has neither cls.__new__ nor __dict__.update.
+        c = object.__new__(self.__class__)
         for name, value in self.__dict__.items():
             setattr(c, name, value)
         c._b = self._b[:]

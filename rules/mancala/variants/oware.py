@@ -1,5 +1,5 @@
 """Oware (Wari, Awele, Ayo, Ourri).  Rules: docs/variants/oware.md (source 003, OWARE)."""
-from ..game import Mancala, SIDE_OPPONENT
+from ..game import Mancala, SIDE_OPPONENT, FILTER_SCAN
 
 _COUNTS = (2, 3)
 
@@ -42,7 +42,10 @@ class Oware(Mancala):
     def _moves(self):
         p = self.to_move
         b = self._b
-        own = list(filter(b.__getitem__, self._sides[p]))
+        if FILTER_SCAN:
+            own = list(filter(b.__getitem__, self._sides[p]))
+        else:
+            own = [i for i in self._sides[p] if b[i]]
         if not self.has_seeds(1 - p):
             # The opponent has no seeds: only a move that gives some is allowed.
             own = [i for i in own if self._reaches_opponent(i)]
