@@ -11,5 +11,6 @@ from .trace import Trace, Step, HAND, OFF
 from .game import Mancala, Outcome
 from .registry import Game, variants, variant_info
 from .position import to_text, from_text
+from .stepwise import MoveInProgress
 
 __version__ = "0.1.0"
