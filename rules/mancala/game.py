@@ -33,7 +33,7 @@ SIDE_ANY = const(2)
 
 # A single move that keeps relaying this many times is stopped where it is
 # (a decision for every relay game: see docs/rules.md, "Endless relays").
-_RELAY_LIMIT = const(1000)
+RELAY_LIMIT = const(1000)
 
 _TRACKS = {}
 
@@ -82,6 +82,9 @@ class Mancala:
     end_on_repetition = True  # a position that comes round again ends the game
     options = ()              # (name, default, allowed values) - allowed is a tuple or a range
     has_state = False         # the variant keeps state beyond counts and player to move (_save/_restore)
+    pass_when_stuck = False   # a player with no legal move passes; the game ends when nobody can move
+    min_seeds_in_play = 0     # the game ends when fewer seeds than this are left in the pits
+    few_seeds_reason = "too few seeds left"
     phase = "play"
 
     def __init__(self, pits=None, stores=None, to_move=0, **options):
@@ -136,6 +139,8 @@ class Mancala:
         if t is None:
             t = _TRACKS[key] = {}
         self._tracks = t
+        # The search path sows inline unless the variant sows its own way.
+        self._plain_sow = self.__class__._sow is Mancala._sow
         k = self._per_player
         # Each player's pits as a tuple: the legal-move scan runs on every ply.
         self._sides = tuple(tuple(range(p * k, p * k + k)) for p in range(self.players))
@@ -297,6 +302,10 @@ class Mancala:
             return last
         return -1
 
+    def _relay_direction(self, d):
+        """The direction a relay sows in (Giuthi reverses it each lap)."""
+        return d
+
     def _sow_move(self, pit, n, player, d, tr):
         """The whole sowing of a move: the first lap and every relay; returns the last cell."""
         last = self._sow(pit, n, player, d, tr)
@@ -307,7 +316,8 @@ class Mancala:
     def _relays(self, last, player, d, tr):
         """Go on sowing from where each lap ends while the relay rule says so; return the last cell."""
         b = self._b
-        for _ in range(_RELAY_LIMIT):
+        for _ in range(RELAY_LIMIT):
+            d = self._relay_direction(d)
             origin = self._relay_from(last, player, d)
             if origin < 0:
                 return last
@@ -383,8 +393,9 @@ class Mancala:
         b = self._b
         n = b[pit]
         b[pit] = 0
-        if tr is not None:
-            tr.add(LIFT, pit, n)
+        if tr is not None or not self._plain_sow:
+            if tr is not None:
+                tr.add(LIFT, pit, n)
             last = self._sow_move(pit, n, p, d, tr)
         else:
             # The search path: the first lap sown inline, whole laps at once.
@@ -466,6 +477,9 @@ class Mancala:
         """After a move (or at set-up): note the position, then see whether the game is over."""
         if self._over is not None:
             return
+        if self.min_seeds_in_play and sum(self._b[:self.n_pits]) < self.min_seeds_in_play:
+            self._finish(tr, self.few_seeds_reason)
+            return
         if self._hist:
             if _TUPLE_HASH:
                 key = hash(tuple(self._b)) * 8 + self.to_move
@@ -483,7 +497,21 @@ class Mancala:
             self._no_moves(tr)
 
     def _no_moves(self, tr):
-        """The player to move has no legal move: by default the game ends."""
+        """The player to move has no legal move: the game ends, or with
+        pass_when_stuck the next player who can move does (one pass step for
+        each player passed over)."""
+        if self.pass_when_stuck:
+            p = self.to_move
+            for i in range(1, self.players):
+                self.to_move = (p + i) % self.players
+                moves = self._moves()
+                if moves:
+                    self._legal = moves
+                    if tr is not None:
+                        for _ in range(i):
+                            tr.add(PASS)
+                    return
+            self.to_move = p
         self._finish(tr, "no moves")
 
     def _finish(self, tr, reason):

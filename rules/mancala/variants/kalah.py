@@ -11,19 +11,10 @@ class Kalah(Mancala):
 
     def _capture(self, last, player, d, tr):
         # The last seed landed in one of the mover's own pits that was empty:
-        # it and the seeds opposite go to the mover's store.
+        # it and the seeds opposite (if any: decision 2) go to the mover's store.
         b = self._b
         if last < self.n_pits and b[last] == 1 and self.owner(last) == player:
-            opp = self.opposite(last)
-            if b[opp]:
-                store = self.n_pits + player
-                self._take(opp, store, tr)
-                self._take(last, store, tr)
+            store = self.n_pits + player
+            self._take(self.opposite(last), store, tr)
+            self._take(last, store, tr)
         return False
-
-    def _moves(self):
-        moves = Mancala._moves(self)
-        if moves and not self.has_seeds(1 - self.to_move):
-            # The side opposite is empty: the game is over (see the doc's decisions).
-            return []
-        return moves

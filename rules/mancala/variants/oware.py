@@ -15,8 +15,9 @@ class Oware(Mancala):
     def _capture(self, last, player, d, tr):
         if last >= self.n_pits or self.owner(last) == player or self._b[last] not in _COUNTS:
             return False
-        if self._is_grand_slam(last, player, d) and self.grand_slam == "no-capture":
-            return
+        if self._is_grand_slam(last, player, d) and self.grand_slam != "sow-again":
+            # "no-capture"; and "illegal" when no other move was left (decision 3).
+            return False
         self._capture_counts(last, player, d, _COUNTS, SIDE_OPPONENT, True, tr)
         # "sow-again": the capture of everything stands, and the mover moves
         # again; the feeding rule then makes that move give the opponent seeds.
@@ -50,7 +51,10 @@ class Oware(Mancala):
             # The opponent has no seeds: only a move that gives some is allowed.
             own = [i for i in own if self._reaches_opponent(i)]
         if self.grand_slam == "illegal":
-            own = [i for i in own if not self._grand_slams(i)]
+            # Decision 3: when every move is a grand slam, they stay legal and capture nothing.
+            fair = [i for i in own if not self._grand_slams(i)]
+            if fair:
+                return fair
         return own
 
     def _grand_slams(self, pit):
