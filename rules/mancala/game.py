@@ -217,8 +217,26 @@ class Mancala:
         return pit // self._per_player
 
     def opposite(self, pit):
-        """The pit facing `pit` across the board (two rows)."""
+        """The pit facing `pit` across the middle of the board.
+
+        Two rows: pit i faces 2n-1-i.  Four rows: only front (inner) pits face
+        each other (front pit i faces 5n-1-i); a back pit faces nothing: -1.
+        """
+        if self.rows == 4:
+            if not self.is_front(pit):
+                return -1
+            return 5 * self.pits_per_row - 1 - pit
         return self.n_pits - 1 - pit
+
+    def is_front(self, pit):
+        """Four rows: whether `pit` is in its owner's front (inner) row."""
+        return pit % self._per_player >= self.pits_per_row
+
+    def behind(self, pit):
+        """Four rows: the owner's back pit in the same column as front pit `pit` (and the reverse)."""
+        k = self._per_player
+        base = pit - pit % k
+        return base + k - 1 - pit % k
 
     def side(self, player):
         """The pits a player owns, in canonical order (a tuple)."""
@@ -229,13 +247,21 @@ class Mancala:
 
     # ----- sowing -------------------------------------------------------
 
-    def _ring(self, d):
-        """Every cell in sowing order going direction d (counter-clockwise: stores after each side)."""
+    def _ring(self, d, player):
+        """Every cell `player` sows through, in order going direction d.
+
+        Two rows: the whole board, counter-clockwise, each store after its
+        owner's pits.  Four rows: the player's own two rows only (each player
+        has a circuit of their own; see docs/rules.md for the numbering).
+        """
         k = self._per_player
         ring = []
-        for p in range(self.players):
-            ring.extend(range(p * k, p * k + k))
-            ring.append(self.n_pits + p)
+        if self.rows == 4:
+            ring.extend(range(player * k, player * k + k))
+        else:
+            for p in range(self.players):
+                ring.extend(range(p * k, p * k + k))
+                ring.append(self.n_pits + p)
         if d < 0:
             ring.reverse()
         return ring
@@ -259,7 +285,7 @@ class Mancala:
         return t
 
     def _make_track(self, player, d, origin):
-        ring = self._ring(d)
+        ring = self._ring(d, player)
         r = len(ring)
         i = ring.index(origin)
         t = []
