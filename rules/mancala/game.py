@@ -85,6 +85,8 @@ class Mancala:
     pass_when_stuck = False   # a player with no legal move passes; the game ends when nobody can move
     min_seeds_in_play = 0     # the game ends when fewer seeds than this are left in the pits
     few_seeds_reason = "too few seeds left"
+    no_moves_reason = "no moves"
+    fours = False             # a seed that brings a pit to four mid-sowing: _four_made (Adi, Annana)
     phase = "play"
 
     def __init__(self, pits=None, stores=None, to_move=0, **options):
@@ -140,7 +142,7 @@ class Mancala:
             t = _TRACKS[key] = {}
         self._tracks = t
         # The search path sows inline unless the variant sows its own way.
-        self._plain_sow = self.__class__._sow is Mancala._sow
+        self._plain_sow = self.__class__._sow is Mancala._sow and not self.fours
         k = self._per_player
         # Each player's pits as a tuple: the legal-move scan runs on every ply.
         self._sides = tuple(tuple(range(p * k, p * k + k)) for p in range(self.players))
@@ -297,6 +299,8 @@ class Mancala:
 
     def _sow(self, origin, n, player, d, tr):
         """Sow n seeds from the hand, starting after origin; return the last cell."""
+        if self.fours:
+            return self._sow_each(origin, n, player, d, tr)
         t = self.track(player, d, origin)
         b = self._b
         lap = len(t)
@@ -321,6 +325,30 @@ class Mancala:
                 if n == 0:
                     break
         return last
+
+    def _sow_each(self, origin, n, player, d, tr):
+        """Sow seed by seed, for rules that act as a seed lands (fours made on the way)."""
+        t = self.track(player, d, origin)
+        b = self._b
+        lap = len(t)
+        i = 0
+        c = origin
+        while n:
+            c = t[i]
+            i += 1
+            if i == lap:
+                i = 0
+            b[c] += 1
+            n -= 1
+            if tr is not None:
+                tr.drop(c)
+            if n and b[c] == 4 and c < self.n_pits:
+                self._four_made(c, tr)
+        return c
+
+    def _four_made(self, pit, tr):
+        """A seed that is not the last of its handful brought `pit` to four: its owner takes them."""
+        self._take(pit, self.n_pits + self.owner(pit), tr)
 
     def _relay_from(self, last, player, d):
         """The pit to lift again after a lap ends in `last`, or -1 to stop."""
@@ -538,7 +566,7 @@ class Mancala:
                             tr.add(PASS)
                     return
             self.to_move = p
-        self._finish(tr, "no moves")
+        self._finish(tr, self.no_moves_reason)
 
     def _finish(self, tr, reason):
         """End the game: leftover seeds go to the owners of their pits; scores are the stores."""

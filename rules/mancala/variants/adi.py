@@ -6,11 +6,7 @@ except ImportError:  # CPython
         return x
 
 from ..game import Mancala, RELAY_LAST
-from ..trace import LIFT, RELAY, PASS
 
-# The engine's limit on relays within one move (docs/rules.md, "Endless relays").
-_RELAY_LIMIT = const(1000)
-_FOUR = const(4)
 # With this many seeds or fewer still in play, whoever wins a four takes them all.
 _EIGHT = const(8)
 
@@ -18,84 +14,47 @@ _EIGHT = const(8)
 class Adi(Mancala):
     id = "adi"
     title = "Adi"
-    relay = RELAY_LAST        # documents the rule; the sowing itself is done in _move
-    _eight = False            # set by a move that ended the round by the eight-left rule
+    relay = RELAY_LAST
+    # A four made on the way goes to the owner of its house the moment it
+    # forms, before the next seed is dropped (the engine's `fours` part).
+    fours = True
+    pass_when_stuck = True           # a player with no seeds passes (source, closing note)
+    min_seeds_in_play = 4            # no four can be made any more
+    few_seeds_reason = "fewer than four seeds left"
 
-    def _move(self, pit, tr):
-        # Sown here rather than by the engine: a four made on the way goes to the
-        # owner of its house the moment it forms, before the next seed is dropped.
-        p = self.to_move
+    def _move(self, move, tr):
+        self._left = sum(self._b[:self.n_pits])   # seeds in play: houses and hand
+        self._winner = -1                          # who won a four with eight or fewer in play
+        Mancala._move(self, move, tr)
+
+    def _four_made(self, pit, tr):
+        if self._winner >= 0:
+            return      # the eight-left rule has fired: the rest of the hand is just dropped
+        owner = self.owner(pit)
+        self._take(pit, self.n_pits + owner, tr)
+        self._won_four(owner)
+
+    def _won_four(self, player):
+        if self._left <= _EIGHT:
+            self._winner = player
+        self._left -= 4
+
+    def _relay_from(self, last, player, d):
+        if self._winner >= 0 or self._b[last] == 4:
+            return -1
+        return Mancala._relay_from(self, last, player, d)
+
+    def _capture(self, last, player, d, tr):
         b = self._b
-        n_pits = self.n_pits
-        k = self._per_player
-        left = 0                  # seeds in play: in the houses and in the hand
-        for i in range(n_pits):
-            left += b[i]
-        n = b[pit]
-        b[pit] = 0
-        if tr is not None:
-            tr.add(LIFT, pit, n)
-        c = pit
-        winner = -1               # who won a four with eight or fewer in play
-        relays = 0
-        while True:
-            while n:
-                c += 1
-                if c == n_pits:
-                    c = 0
-                b[c] += 1
-                n -= 1
-                if tr is not None:
-                    tr.drop(c)
-                if n and b[c] == _FOUR and winner < 0:
-                    owner = c // k
-                    self._take(c, n_pits + owner, tr)
-                    if left <= _EIGHT:
-                        winner = owner
-                    left -= _FOUR
-            if winner >= 0:
-                break
-            if b[c] == _FOUR:
-                # The last seed made four: the sower takes them, wherever they are.
-                self._take(c, n_pits + p, tr)
-                if left <= _EIGHT:
-                    winner = p
-                break
-            if b[c] == 1 or relays == _RELAY_LIMIT:
-                break
-            relays += 1
-            n = b[c]
-            b[c] = 0
-            if tr is not None:
-                tr.add(RELAY, c, n)
-        self._eight = winner >= 0
-        if winner >= 0:
+        if self._winner < 0 and last < self.n_pits and b[last] == 4:
+            # The last seed made four: the sower takes them, wherever they are.
+            self._take(last, self.n_pits + player, tr)
+            self._won_four(player)
+        w = self._winner
+        if w >= 0:
             # Eight left: the winner of that four takes every seed still in play.
-            for i in range(n_pits):
-                if b[i]:
-                    self._take(i, n_pits + winner, tr)
-        self.to_move = 1 - p
-
-    def _after(self, tr):
-        if self._over is None:
-            seeds = 0
             for i in range(self.n_pits):
-                seeds += self._b[i]
-            if seeds < _FOUR:
-                # No four can be made any more (or the eight-left rule took them all).
-                eight = self._eight
-                self._eight = False
-                self._finish(tr, "eight left" if eight else "fewer than four seeds left")
-                return
-        Mancala._after(self, tr)
-
-    def _no_moves(self, tr):
-        # A player with no seeds passes; the other plays again (source, closing note).
-        p = self.to_move
-        if self.has_seeds(1 - p):
-            self.to_move = 1 - p
-            self._legal = self._moves()
-            if tr is not None:
-                tr.add(PASS)
-            return
-        self._finish(tr, "no moves")
+                if b[i]:
+                    self._take(i, self.n_pits + w, tr)
+        self.few_seeds_reason = "eight left" if w >= 0 else Adi.few_seeds_reason
+        return False

@@ -10,7 +10,7 @@ except ImportError:  # CPython
         return x
 
 from ..game import Mancala, RELAY_LAST
-from ..trace import LIFT, RELAY, EXTRA, PASS
+from ..trace import LIFT, RELAY, EXTRA
 
 # The engine's limit on relays within one move (docs/rules.md, "Endless relays").
 _RELAY_LIMIT = const(1000)
@@ -24,6 +24,7 @@ class Giuthi(Mancala):
     relay = RELAY_LAST      # every relay turns round: see _move
     direction = 0           # the player chooses the first handful's direction
     min_seeds = 2           # a single seed never starts a move
+    pass_when_stuck = True  # a player without a pit of two passes; the game ends when neither can move
     options = (("pits_per_row", 6, (4, 6)), ("seeds", 6, range(4, 10)))
 
     def _move(self, move, tr):
@@ -83,19 +84,6 @@ class Giuthi(Mancala):
         while lo <= c < hi and not b[c] and b[last - c]:
             self._take(last - c, store, tr)
             c += d
-
-    def _no_moves(self, tr):
-        # A player without a pit of two passes; the game ends when neither can move.
-        p = self.to_move
-        self.to_move = 1 - p
-        moves = self._moves()
-        if moves:
-            self._legal = moves
-            if tr is not None:
-                tr.add(PASS)
-            return
-        self.to_move = p
-        self._finish(tr, "no moves")
 
 
 class GiuthiDriedger(Giuthi):

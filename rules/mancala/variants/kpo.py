@@ -5,7 +5,6 @@ across into three parts of two columns, so the middle player's holes are two
 pairs on opposite rows; with four each player has half a row.
 """
 from ..game import Mancala
-from ..trace import PASS
 
 # Who owns each pit (canonical two-row numbering), by number of players.
 _OWNERS = {
@@ -21,6 +20,9 @@ class Kpo(Mancala):
     title = "Kpo"
     # seeds=None: four a hole with two players, three with three or four (the source).
     options = (("players", 2, (2, 3, 4)), ("seeds", None, (None,) + tuple(range(1, 13))))
+    pass_when_stuck = True          # a player with no seeds is skipped
+    min_seeds_in_play = 2           # fewer than two seeds can never be won
+    few_seeds_reason = "no capture possible"
 
     def _setup_board(self):
         if self.seeds is None:
@@ -53,30 +55,6 @@ class Kpo(Mancala):
                 # With three or four players the next hole forward goes too.
                 self._take((last + d) % self.n_pits, store, tr)
         return False
-
-    def _after(self, tr):
-        if self._over is None:
-            seeds = 0
-            for i in range(self.n_pits):
-                seeds += self._b[i]
-            if seeds < 2:
-                self._finish(tr, "no capture possible")
-                return
-        Mancala._after(self, tr)
-
-    def _no_moves(self, tr):
-        # A player with no seeds passes; the next player who has some moves.
-        p = self.to_move
-        for i in range(1, self.players):
-            q = (p + i) % self.players
-            if self.has_seeds(q):
-                if tr is not None:
-                    for _ in range(i):
-                        tr.add(PASS)
-                self.to_move = q
-                self._legal = self._moves()
-                return
-        self._finish(tr, "no moves")
 
     def _why_rule(self, move):
         if isinstance(move, tuple) and (len(move) != 2 or move[1] not in (1, -1)):
