@@ -504,7 +504,9 @@ class Mancala:
     def is_legal(self, move):
         if self._over is not None:
             return False
-        return move in self._moves()
+        if self._legal is None:
+            self._legal = self._moves()
+        return move in self._legal
 
     def play(self, move):
         """Make a move; return its Trace.  Raises IllegalMoveError, saying why, if it is not legal."""
@@ -535,10 +537,7 @@ class Mancala:
             self._finish(tr, self.few_seeds_reason)
             return
         if self._hist:
-            if _TUPLE_HASH:
-                key = hash(tuple(self._b)) * 8 + self.to_move
-            else:
-                key = bytes(self._b) + _PLAYER_BYTE[self.to_move]
+            key = self._position_key()
             self._key = key
             seen = self._seen.get(key, 0)
             self._seen[key] = seen + 1
@@ -588,6 +587,9 @@ class Mancala:
         return Outcome(winners[0] if len(winners) == 1 else None, scores, reason)
 
     def _position_key(self):
+        """What makes two positions the same for the repetition rule.
+
+        Variants with state of their own (owned pits, a phase) add it here."""
         if _TUPLE_HASH:
             return hash(tuple(self._b)) * 8 + self.to_move
         return bytes(self._b) + _PLAYER_BYTE[self.to_move]

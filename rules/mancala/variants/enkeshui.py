@@ -163,37 +163,11 @@ class Staged(Mancala):
             return self._play_moves()
         return self._setup_moves()
 
-    def is_legal(self, move):
-        return self._over is None and move in self.legal_moves()
-
     def _move(self, move, tr):
         if self.phase == "play":
             self._play_move(move, tr)
         else:
             self._setup_move(move, tr)
-
-    def _after(self, tr):
-        """As the engine's, but the repetition key holds the marked pits, and setup never repeats."""
-        if self._over is not None:
-            return
-        if self.phase != "play":
-            if self._hist:
-                self._key = self._position_key()
-                self._seen[self._key] = 1
-            self._legal = self._moves()
-            return
-        if self._hist:
-            key = self._position_key()
-            self._key = key
-            seen = self._seen.get(key, 0)
-            self._seen[key] = seen + 1
-            if seen and self.end_on_repetition:
-                self._finish(tr, "repetition")
-                return
-        moves = self._moves()
-        self._legal = moves
-        if not moves:
-            self._no_moves(tr)
 
     def _position_key(self):
         if self.phase != "play":
