@@ -1,0 +1,804 @@
+"""The wire codec of the board <-> laptop link: frames, message table, sequence numbers.
+
+One frame is one ASCII line (docs/protocol.md has the full specification):
+
+    @<seq> <type> <payload> <crc>\\n
+
+- seq: 4 lowercase hex digits, the sender's frame counter (mod 2**16);
+- type: the message type, 1-16 characters from a-z and "_";
+- payload: a JSON object in canonical form (keys sorted, no spaces, ASCII only);
+- crc: 8 lowercase hex digits, the CRC-32 of every byte before the space that
+  precedes it (from "@" to the end of the payload).
+
+This module is the only implementation: the firmware (MicroPython) and the
+laptop companion (CPython) both import it, so both ends produce identical
+bytes.  It does no I/O; the link layer feeds it bytes and writes what it
+returns.
+"""
+import json
+import sys
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from .crc import crc32
+
+# ----- limits and constants ------------------------------------------------
+
+PROTO_MAJOR = const(1)    # a different major version is refused
+PROTO_MINOR = const(0)    # minor versions only add optional fields and message types
+
+MAX_FRAME = const(4096)   # bytes in a frame, "@" to "\n" inclusive
+CHUNK = const(63)         # bytes per write on USB CDC (never a multiple of 64)
+SEQ_MOD = const(0x10000)  # sequence numbers count modulo this
+_SEQ_HALF = const(0x8000)
+_MAX_TYPE = const(16)     # longest message type name
+_MAX_DEPTH = const(16)    # deepest nesting of lists/objects a payload may have
+_MAX_DETAIL = const(160)  # longest error text put into an answer
+_MAX_CACHED = const(16)   # longest string kept in the quoted-string cache
+_CACHE_SIZE = const(96)   # strings kept there at most
+_MAX_ANCHORS = const(8)   # "@"s tried when looking for a frame at the end of a damaged line
+_MIN_FRAME = const(19)    # "@0000 t {} 00000000", the shortest frame, newline excluded
+
+# Why a line was refused (keys of Decoder.errors).
+CHECKSUM = "checksum"          # CRC-32 does not match: the line was damaged
+TOO_LONG = "too_long"          # longer than MAX_FRAME: dropped up to the next newline
+MALFORMED = "malformed"        # not the frame grammar, or the payload is not JSON
+UNKNOWN_TYPE = "unknown_type"  # intact frame of a type this side does not accept
+BAD_PAYLOAD = "bad_payload"    # intact frame whose payload misses or mistypes a field
+NOISE = "noise"                # a line that does not start with "@" (REPL output, banners)
+REASONS = (CHECKSUM, TOO_LONG, MALFORMED, UNKNOWN_TYPE, BAD_PAYLOAD, NOISE)
+
+# Results of SeqTracker.check().
+IN_ORDER = const(0)   # the next frame (or the first one seen)
+DUPLICATE = const(1)  # the same seq as the last frame: a repeat, do not act on it twice
+GAP = const(2)        # frames were lost in between: act on it, then ask for a resync
+BEHIND = const(3)     # older than the last frame: the peer restarted; act and resync
+
+BOARD = "board"
+HOST = "host"
+
+# ----- errors --------------------------------------------------------------
+
+
+class FrameError(ValueError):
+    """A frame or payload that breaks the protocol; `reason` is one of REASONS."""
+
+    def __init__(self, reason, msg):
+        super().__init__(msg)
+        self.reason = reason
+        self.msg = msg
+
+    def __str__(self):
+        return self.msg
+
+
+class VersionError(FrameError):
+    """The peer speaks another major version of the protocol."""
+
+    def __init__(self, msg):
+        super().__init__(BAD_PAYLOAD, msg)
+
+
+# The `code` of an "error" message, with what it means.  docs/protocol.md
+# lists who sends each one and what the receiver does about it.
+ERRORS = {
+    # the link
+    "bad_frame": "an intact frame (checksum right) that is not well formed",
+    "unknown_type": "a message type this side does not know or does not accept from that sender",
+    "bad_payload": "a required field is missing or has the wrong type or value",
+    "version": "the peer's protocol major version differs; the session is refused",
+    "no_hello": "a request came before a compatible hello",
+    "busy": "a new request came while another one was still being carried out",
+    # commands
+    "bad_variant": "the board does not have this variant",
+    "bad_option": "an option is unknown to the variant or has a value it does not allow",
+    "bad_position": "the position cannot be set on this board (wrong pit count, negative seeds...)",
+    "no_game": "the command needs a game in progress",
+    "cannot_undo": "there is no move to take back",
+    "out_of_range": "a number is outside the range the command allows",
+    "unsupported": "the command is known but this board cannot do it (e.g. no such sensor)",
+    # the journal
+    "no_such_game": "the board's journal has no game with this id",
+    "pruned": "the requested records were deleted after an earlier acknowledgement",
+    "ack_ahead": "an acknowledgement names a ply the board has not recorded",
+    # the device
+    "hardware": "a self-test or sensor check failed",
+    "storage": "the journal could not be written (flash full or failing)",
+    "internal": "the firmware hit an unexpected error; msg says which",
+}
+
+# ----- the message table ---------------------------------------------------
+# Field kinds are bit sets: a value is accepted when its type is in the set.
+# A tuple of strings instead of a kind means "one of these strings".
+
+_INT = const(1)
+_STR = const(2)
+_BOOL = const(4)
+_LIST = const(8)
+_OBJ = const(16)
+_NULL = const(32)
+_UINT = const(64)    # an integer >= 0
+_SEQ = const(128)    # an integer 0..65535 (a frame's seq, in "re")
+
+_KIND_NAMES = ((_INT, "an integer"), (_UINT, "an integer >= 0"), (_SEQ, "a seq number 0..65535"),
+               (_STR, "a string"), (_BOOL, "true or false"), (_LIST, "a list"),
+               (_OBJ, "an object"), (_NULL, "null"))
+
+# type: (who may send it, ((field, kind, required), ...))
+# Senders: "board", "host" or "*" (both).  Unknown extra fields are allowed
+# (a newer minor version may add them) and ignored by receivers.
+MESSAGES = {
+    # both ways
+    "hello": ("*", (("proto", _LIST, True), ("role", (BOARD, HOST), True), ("sw", _STR, True),
+                    ("board", _STR, False), ("config", _OBJ, False), ("variants", _LIST, False),
+                    ("game", _UINT | _NULL, False), ("time", _UINT, False), ("re", _SEQ, False))),
+    "ping": ("*", ()),
+    "pong": ("*", (("re", _SEQ, True), ("up", _UINT, False))),
+    "resync": ("*", (("reason", _STR, False),)),
+    "error": ("*", (("code", _STR, True), ("msg", _STR, True), ("re", _SEQ | _NULL, False))),
+    # host -> board: requests; each is answered by the message named in docs/protocol.md
+    "get_state": (HOST, ()),
+    "new_game": (HOST, (("variant", _STR, True), ("options", _OBJ, False))),
+    "set_pos": (HOST, (("pos", _OBJ, True),)),
+    "undo": (HOST, ()),
+    "hint": (HOST, (("on", _BOOL, True),)),
+    "brightness": (HOST, (("level", _UINT, True),)),
+    "self_test": (HOST, ()),
+    "calibrate": (HOST, (("step", ("empty", "full", "save", "cancel"), True),)),
+    "journal_list": (HOST, ()),
+    "journal_get": (HOST, (("game", _UINT, True), ("from", _UINT, True), ("max", _UINT, False))),
+    "journal_ack": (HOST, (("game", _UINT, True), ("upto", _UINT, True))),
+    "reboot": (HOST, (("to", ("app", "repl"), True),)),
+    # board -> host: replies and events
+    "ok": (BOARD, (("re", _SEQ, True),)),
+    "state": (BOARD, (("re", _SEQ | _NULL, False), ("game", _UINT | _NULL, True),
+                      ("variant", _STR | _NULL, True), ("options", _OBJ, False),
+                      ("pos", _OBJ | _NULL, True), ("ply", _UINT, True), ("phase", _STR, True),
+                      ("expect", _LIST | _NULL, False), ("hint", _BOOL, True),
+                      ("brightness", _UINT, True), ("rx", _SEQ | _NULL, False))),
+    "move": (BOARD, (("game", _UINT, True), ("ply", _UINT, True), ("player", _UINT, True),
+                     ("move", _INT | _LIST, True), ("name", _STR, False),
+                     ("trace", _LIST | _NULL, True), ("pos", _OBJ, False))),
+    "step": (BOARD, (("game", _UINT, True), ("ply", _UINT, True),
+                     ("ev", ("lifted", "dropped", "mismatch"), True), ("cell", _INT, True),
+                     ("i", _UINT, False), ("n", _UINT, False), ("expect", _LIST | _NULL, False))),
+    "leds": (BOARD, (("lit", _LIST, True), ("game", _UINT | _NULL, False))),
+    "journal": (BOARD, (("re", _SEQ, True), ("games", _LIST, True))),
+    "records": (BOARD, (("re", _SEQ, True), ("game", _UINT, True), ("records", _LIST, True),
+                        ("more", _BOOL, True))),
+    "log": (BOARD, (("level", ("debug", "info", "warn", "error"), True), ("msg", _STR, True))),
+}
+
+# Fields of the objects inside some lists, checked by validate() too.
+_GAME_FIELDS = (("game", _UINT, True), ("variant", _STR, True), ("first", _UINT, True),
+                ("last", _UINT, True), ("synced", _INT, True), ("over", _BOOL, True))
+_RECORD_FIELDS = (("ply", _UINT, True), ("kind", _STR, True))
+_CONFIG_FIELDS = (("geometry", _OBJ, True), ("sensors", _OBJ, True))
+
+
+def _kind_text(kind):
+    if type(kind) is tuple:
+        return "one of " + ", ".join(kind)
+    names = []
+    for bit, name in _KIND_NAMES:
+        if kind & bit:
+            names.append(name)
+    return " or ".join(names)
+
+
+def _kind_ok(v, kind):
+    t = type(v)
+    if t is int:
+        if kind & _INT:
+            return True
+        if kind & _UINT:
+            return v >= 0
+        if kind & _SEQ:
+            return 0 <= v < SEQ_MOD
+        return False
+    if t is str:
+        return kind & _STR != 0
+    if t is bool:
+        return kind & _BOOL != 0
+    if t is list:
+        return kind & _LIST != 0
+    if t is dict:
+        return kind & _OBJ != 0
+    if v is None:
+        return kind & _NULL != 0
+    return False
+
+
+def _check_fields(where, payload, fields):
+    for name, kind, required in fields:
+        if name not in payload:
+            if required:
+                raise FrameError(BAD_PAYLOAD, "%s needs field '%s' (%s)" % (where, name, _kind_text(kind)))
+            continue
+        v = payload[name]
+        if type(kind) is tuple:
+            if v in kind and type(v) is str:
+                continue
+        elif _kind_ok(v, kind):
+            continue
+        raise FrameError(BAD_PAYLOAD, "%s field '%s' must be %s, not %s" % (
+            where, name, _kind_text(kind), _short_repr(v)))
+
+
+def _check_items(where, items, fields):
+    i = 0
+    for item in items:
+        if type(item) is not dict:
+            raise FrameError(BAD_PAYLOAD, "%s[%d] must be an object, not %s" % (where, i, _short_repr(item)))
+        _check_fields("%s[%d]" % (where, i), item, fields)
+        i += 1
+
+
+def _short_repr(v):
+    r = repr(v)
+    if len(r) > 40:
+        r = r[:37] + "..."
+    return r
+
+
+def validate(mtype, payload, sender=None):
+    """Check a payload against the message table; raise FrameError saying what is wrong.
+
+    `sender` ("board" or "host"), when given, must be allowed to send `mtype`.
+    """
+    spec = MESSAGES.get(mtype)
+    if spec is None:
+        raise FrameError(UNKNOWN_TYPE, "unknown message type %s; known types: %s" % (
+            _short_repr(mtype), ", ".join(sorted(MESSAGES))))
+    if sender is not None and spec[0] != "*" and spec[0] != sender:
+        raise FrameError(UNKNOWN_TYPE, "'%s' is sent by the %s, not by the %s" % (mtype, spec[0], sender))
+    if type(payload) is not dict:
+        raise FrameError(BAD_PAYLOAD, "the payload of '%s' must be a JSON object, not %s" % (
+            mtype, _short_repr(payload)))
+    _check_fields("'" + mtype + "'", payload, spec[1])
+    # What the table cannot say: shapes inside lists and role-dependent fields.
+    if mtype == "hello":
+        p = payload["proto"]
+        if len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int or p[0] < 0 or p[1] < 0:
+            raise FrameError(BAD_PAYLOAD, "'hello' field 'proto' must be [major, minor] (two integers >= 0), not %s"
+                             % _short_repr(p))
+        if payload["role"] == BOARD:
+            _check_fields("a board's 'hello'", payload, (("board", _STR, True), ("config", _OBJ, True),
+                                                         ("variants", _LIST, True)))
+            _check_fields("'hello' field 'config'", payload["config"], _CONFIG_FIELDS)
+            for v in payload["variants"]:
+                if type(v) is not str:
+                    raise FrameError(BAD_PAYLOAD, "'hello' field 'variants' must list strings, not %s"
+                                     % _short_repr(v))
+    elif mtype == "journal":
+        _check_items("'journal' games", payload["games"], _GAME_FIELDS)
+    elif mtype == "records":
+        _check_items("'records' records", payload["records"], _RECORD_FIELDS)
+    elif mtype == "leds":
+        for item in payload["lit"]:
+            if type(item) is not list or len(item) != 2 or type(item[0]) is not int or type(item[1]) is not str:
+                raise FrameError(BAD_PAYLOAD, "'leds' field 'lit' must hold [cell, role] pairs, not %s"
+                                 % _short_repr(item))
+    elif mtype == "move" and type(payload["move"]) is list:
+        m = payload["move"]
+        if len(m) != 2 or type(m[0]) is not int or type(m[1]) is not int:
+            raise FrameError(BAD_PAYLOAD, "'move' field 'move' must be a pit or [pit, direction], not %s"
+                             % _short_repr(m))
+
+
+def check_hello(payload):
+    """Raise VersionError unless a validated hello speaks our major version; return (major, minor)."""
+    major = payload["proto"][0]
+    minor = payload["proto"][1]
+    if major != PROTO_MAJOR:
+        if payload["role"] == BOARD:
+            fix = "redeploy the firmware that matches this companion (sowlight board deploy)" \
+                if major < PROTO_MAJOR else "update the companion (pip install -U sowlight)"
+        else:
+            fix = "update the companion (pip install -U sowlight)" \
+                if major < PROTO_MAJOR else "redeploy the firmware that matches this companion (sowlight board deploy)"
+        raise VersionError("the %s speaks link protocol %d.%d, this side speaks %d.%d: %s" % (
+            payload["role"], major, minor, PROTO_MAJOR, PROTO_MINOR, fix))
+    return major, minor
+
+
+def hello(role, sw, **fields):
+    """The payload of our hello: protocol version, role, software version and `fields`."""
+    p = {"proto": [PROTO_MAJOR, PROTO_MINOR], "role": role, "sw": sw}
+    for k in fields:
+        p[k] = fields[k]
+    return p
+
+
+# ----- canonical JSON ------------------------------------------------------
+# json.dumps differs between CPython and MicroPython (key order, spaces,
+# escapes), so frames are written by this small writer instead.  Its output is
+# exactly CPython's json.dumps(obj, sort_keys=True, separators=(",", ":"),
+# ensure_ascii=True) for the values it accepts: dicts with str keys, lists,
+# tuples, str, int, bool and None.  Floats are refused: a board may have
+# 32-bit floats and their text differs between ports.
+
+_ESCAPES = {0x22: '\\"', 0x5C: "\\\\", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f"}
+
+try:
+    "".isascii  # CPython 3.7+: two C calls tell whether a string needs escaping
+    _FAST = True
+except AttributeError:  # MicroPython
+    _FAST = False
+
+
+def _quote(s):
+    if _FAST:
+        if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
+            return '"' + s + '"'
+    else:
+        b = s.encode()
+        if len(b) == len(s):
+            for o in b:
+                if o < 0x20 or o > 0x7E or o == 0x22 or o == 0x5C:
+                    break
+            else:
+                return '"' + s + '"'
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if 0x20 <= o <= 0x7E and o != 0x22 and o != 0x5C:
+            out.append(ch)
+        elif o in _ESCAPES:
+            out.append(_ESCAPES[o])
+        elif o < 0x10000:
+            out.append("\\u%04x" % o)
+        else:  # outside the BMP: a UTF-16 surrogate pair, as JSON wants
+            o -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 | (o >> 10), 0xDC00 | (o & 0x3FF)))
+    out.append('"')
+    return "".join(out)
+
+
+_quoted = {}  # short strings already quoted: keys and words come back in every frame
+_SEPARATORS = (",", ":")
+
+
+def _q(s):
+    q = _quoted.get(s)
+    if q is None:
+        q = _quote(s)
+        if len(s) <= _MAX_CACHED and len(_quoted) < _CACHE_SIZE:
+            _quoted[s] = q
+    return q
+
+
+def _write(v, out, depth):
+    t = type(v)
+    if t is dict:
+        if depth >= _MAX_DEPTH:
+            raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
+        for k in v:
+            if type(k) is not str:
+                raise FrameError(MALFORMED, "payload keys must be strings, not %s" % _short_repr(k))
+        sep = "{"
+        for k in sorted(v):
+            out.append(sep)
+            sep = ","
+            out.append(_q(k))
+            out.append(":")
+            x = v[k]
+            tx = type(x)
+            if tx is int:
+                out.append(str(x))
+            elif tx is str:
+                out.append(_q(x))
+            else:
+                _write(x, out, depth + 1)
+        out.append("}" if sep == "," else "{}")
+    elif t is list or t is tuple:
+        if depth >= _MAX_DEPTH:
+            raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
+        # A list of integers and plain ASCII words (pits, trace steps) is
+        # written by the C json module: its output for those is canonical on
+        # both CPython and MicroPython, and it is many times faster there.
+        for x in v:
+            tx = type(x)
+            if tx is int or (tx is str and len(_q(x)) == len(x) + 2):
+                continue
+            break
+        else:
+            if _C_LISTS:
+                out.append(json.dumps(v, separators=_SEPARATORS))
+                return
+        sep = "["
+        for x in v:
+            out.append(sep)
+            sep = ","
+            tx = type(x)
+            if tx is int:
+                out.append(str(x))
+            elif tx is str:
+                out.append(_q(x))
+            else:
+                _write(x, out, depth + 1)
+        out.append("]" if sep == "," else "[]")
+    elif t is str:
+        out.append(_q(v))
+    elif t is int:
+        out.append(str(v))
+    elif v is True:
+        out.append("true")
+    elif v is False:
+        out.append("false")
+    elif v is None:
+        out.append("null")
+    elif t is float:
+        raise FrameError(MALFORMED, "floats are not allowed in payloads (%s): send integers, e.g. thousandths" % v)
+    else:
+        raise FrameError(MALFORMED, "cannot put %s in a payload: use dict, list, str, int, bool or None"
+                         % _short_repr(v))
+
+
+# Lists go through the C json module on MicroPython only: there every Python
+# call is dear, while CPython's json.dumps builds an encoder object per call
+# (with separators given), which costs more than the loop it would save.
+# Ports built without MICROPY_PY_JSON_SEPARATORS take no separators argument.
+try:
+    _C_LISTS = sys.implementation.name == "micropython" and \
+        json.dumps([1, "a"], separators=_SEPARATORS) == '[1,"a"]'
+except TypeError:
+    _C_LISTS = False
+
+
+def dumps(payload):
+    """The canonical JSON text of a payload (sorted keys, no spaces, ASCII only)."""
+    out = []
+    _write(payload, out, 0)
+    return "".join(out)
+
+
+# ----- encoding ------------------------------------------------------------
+
+
+def _type_ok(mtype):
+    if type(mtype) is not str or not 0 < len(mtype) <= _MAX_TYPE:
+        return False
+    for o in mtype.encode():
+        if not (0x61 <= o <= 0x7A or o == 0x5F):
+            return False
+    return True
+
+
+def encode(seq, mtype, payload=None, check=True):
+    """The bytes of one frame, newline included.
+
+    `check` validates the payload against the message table first (turn it
+    off only to build deliberately wrong frames in tests).  Raises FrameError
+    for a bad seq, type or payload, or a frame longer than MAX_FRAME.
+    """
+    if payload is None:
+        payload = {}
+    if type(seq) is not int or not 0 <= seq < SEQ_MOD:
+        raise FrameError(MALFORMED, "seq must be an integer 0..65535, not %s" % _short_repr(seq))
+    if not _type_ok(mtype):
+        raise FrameError(MALFORMED, "message type must be 1-%d characters a-z or _, not %s" % (
+            _MAX_TYPE, _short_repr(mtype)))
+    if check:
+        validate(mtype, payload)
+    body = ("@%04x %s %s" % (seq, mtype, dumps(payload))).encode()
+    frame = body + b" %08x\n" % crc32(body)
+    if len(frame) > MAX_FRAME:
+        raise FrameError(TOO_LONG, "a '%s' frame of %d bytes is longer than the %d-byte limit" % (
+            mtype, len(frame), MAX_FRAME))
+    return frame
+
+
+class Encoder:
+    """Numbers outgoing frames: one Encoder per direction of a link."""
+
+    def __init__(self, start=0):
+        self.seq = (start - 1) % SEQ_MOD  # the seq of the last frame made
+
+    def frame(self, mtype, payload=None):
+        """The next frame; its seq is then in `self.seq` (to match replies' "re")."""
+        seq = (self.seq + 1) % SEQ_MOD
+        data = encode(seq, mtype, payload)
+        self.seq = seq  # only a frame that was really made uses up a number
+        return data
+
+
+def chunks(frame, size=CHUNK):
+    """Pieces of `frame` of at most `size` bytes, to write one by one.
+
+    MicroPython's USB CDC can hold back a write of exactly 64 bytes until the
+    next write (micropython issue #15960, rp2), so the board writes < 64 at a time.
+    """
+    mv = memoryview(frame)
+    n = len(frame)
+    i = 0
+    while i < n:
+        yield mv[i:i + size]
+        i += size
+
+
+def write_chunked(write, frame, size=CHUNK):
+    """Write `frame` through `write` in pieces of at most `size` bytes; return the bytes written.
+
+    `write` may write less than it was given (returning the count) or return
+    None for "all of it"; a write that takes nothing raises OSError.
+    """
+    mv = memoryview(frame)
+    n = len(frame)
+    i = 0
+    while i < n:
+        piece = mv[i:i + size]
+        k = write(piece)
+        if k is None:
+            k = len(piece)
+        if k <= 0:
+            raise OSError("the link took no bytes (%d of %d written)" % (i, n))
+        i += k
+    return n
+
+
+# ----- decoding ------------------------------------------------------------
+
+
+class Message:
+    """An intact, valid frame: seq, type and payload (a dict)."""
+
+    def __init__(self, seq, mtype, payload):
+        self.seq = seq
+        self.type = mtype
+        self.payload = payload
+
+    def __repr__(self):
+        return "Message(%d, %r, %r)" % (self.seq, self.type, self.payload)
+
+
+class BadFrame:
+    """A refused line: `reason` (one of REASONS), `seq` when the frame was intact, `detail`."""
+
+    def __init__(self, reason, seq, detail):
+        self.seq = seq
+        self.reason = reason
+        self.detail = detail
+
+    def answer(self):
+        """(type, payload) to send back: an "error" for an intact frame, else a "resync"."""
+        if self.seq is None:
+            return "resync", {"reason": self.reason}
+        code = "bad_frame" if self.reason == MALFORMED else self.reason
+        msg = self.detail
+        if len(msg) > _MAX_DETAIL:
+            msg = msg[:_MAX_DETAIL - 3] + "..."
+        return "error", {"code": code, "msg": msg, "re": self.seq}
+
+    def __repr__(self):
+        return "BadFrame(%r, %r, %r)" % (self.reason, self.seq, self.detail)
+
+
+def _hex(line, i, j):
+    """The value of lowercase or uppercase hex digits line[i:j], or -1."""
+    v = 0
+    while i < j:
+        o = line[i]
+        if 0x30 <= o <= 0x39:
+            v = (v << 4) | (o - 0x30)
+        elif 0x61 <= o <= 0x66:
+            v = (v << 4) | (o - 0x57)
+        elif 0x41 <= o <= 0x46:
+            v = (v << 4) | (o - 0x37)
+        else:
+            return -1
+        i += 1
+    return v
+
+
+def parse_line(line, sender=None):
+    """Decode one line (bytes, without its newline) into a Message or a BadFrame.
+
+    `sender` ("board"/"host") refuses types that side may not send.  Never
+    raises: whatever is wrong with the line comes back as a BadFrame.
+    """
+    try:
+        return _parse(line, sender)
+    except Exception as e:  # MemoryError, RecursionError: still one bad frame, never a crash
+        return BadFrame(MALFORMED, None, "cannot decode the line (%s)" % type(e).__name__)
+
+
+def _parse(line, sender):
+    n = len(line)
+    if n == 0 or line[0] != 0x40:  # "@"
+        return BadFrame(NOISE, None, "a line that is not a frame (no '@' at its start)")
+    if n < _MIN_FRAME:
+        return BadFrame(MALFORMED, None, "a line of %d bytes is too short to be a frame" % n)
+    sp = n - 9
+    if line[sp] != 0x20:
+        return BadFrame(MALFORMED, None, "a frame must end with a space and 8 hex digits of CRC-32")
+    crc = _hex(line, sp + 1, n)
+    if crc < 0:
+        return BadFrame(MALFORMED, None, "the CRC-32 field is not 8 hex digits")
+    if crc32(memoryview(line)[:sp]) != crc:
+        return BadFrame(CHECKSUM, None, "CRC-32 mismatch: the line was damaged on the way")
+    # The checksum is right, so what follows is what the peer meant to send.
+    seq = _hex(line, 1, 5) if line[5] == 0x20 else -1
+    if seq < 0:
+        return BadFrame(MALFORMED, None, "the frame does not start with '@' and 4 hex digits of seq")
+    tend = line.find(b" ", 6, sp)
+    if tend < 0:
+        tend = sp
+    if not 0 < tend - 6 <= _MAX_TYPE:
+        return BadFrame(MALFORMED, seq, "the message type must be 1-%d characters" % _MAX_TYPE)
+    for i in range(6, tend):
+        o = line[i]
+        if not (0x61 <= o <= 0x7A or o == 0x5F):
+            return BadFrame(MALFORMED, seq, "the message type may hold only a-z and _")
+    if tend == sp:
+        return BadFrame(MALFORMED, seq, "the frame has no payload (send {} for an empty one)")
+    mtype = line[6:tend].decode()
+    try:
+        payload = json.loads(line[tend + 1:sp])
+    except Exception:  # ValueError on both; MicroPython may raise others on odd bytes
+        return BadFrame(MALFORMED, seq, "the payload of '%s' is not valid JSON" % mtype)
+    try:
+        validate(mtype, payload, sender)
+    except FrameError as e:
+        return BadFrame(e.reason, seq, e.msg)
+    return Message(seq, mtype, payload)
+
+
+class Decoder:
+    """Turns a byte stream, fed in chunks of any size, into Messages and BadFrames.
+
+    The partial line waits in a buffer of MAX_FRAME bytes allocated once.  A
+    line that outgrows it is counted as too long and skipped up to the next
+    newline, where decoding picks up again.  Blank lines are ignored.  A
+    damaged line that ends with a whole frame gives a BadFrame for the damaged
+    part and then that frame.
+
+    `sender` is the side whose frames this decoder reads ("board" on the
+    laptop, "host" on the board); types that side may not send are refused.
+    """
+
+    def __init__(self, sender=None, max_frame=MAX_FRAME):
+        self.sender = sender
+        self.max_frame = max_frame
+        self._buf = bytearray(max_frame)
+        self._mv = memoryview(self._buf)
+        self._n = 0          # bytes of the partial line held in _buf
+        self._skip = False   # inside an over-long line: drop bytes up to the next newline
+        self.frames = 0      # good frames decoded
+        self.errors = {}     # refused lines by reason
+        for r in REASONS:
+            self.errors[r] = 0
+
+    def bad_total(self):
+        """How many lines were refused, all reasons together."""
+        total = 0
+        for r in REASONS:
+            total += self.errors[r]
+        return total
+
+    def reset(self):
+        """Forget a partial line (after the port was reopened, for example)."""
+        self._n = 0
+        self._skip = False
+
+    def feed(self, data):
+        """Decode `data` (bytes-like); return the list of Messages and BadFrames it completed."""
+        if type(data) is not bytes:
+            data = bytes(data)
+        out = []
+        limit = self.max_frame
+        end = len(data)
+        i = 0
+        while i < end:
+            j = data.find(b"\n", i)
+            if j < 0:
+                self._hold(data, i, end, out)
+                break
+            if self._skip:
+                self._skip = False  # the over-long line ends here; it was counted already
+            elif self._n:
+                total = self._n + (j - i)
+                if total + 1 > limit:
+                    self._bad(out, BadFrame(TOO_LONG, None, "a line of %d bytes (limit %d)" % (total + 1, limit)))
+                else:
+                    self._mv[self._n:total] = memoryview(data)[i:j]
+                    self._line(bytes(self._mv[:total]), out)
+                self._n = 0
+            elif j - i + 1 > limit:
+                self._bad(out, BadFrame(TOO_LONG, None, "a line of %d bytes (limit %d)" % (j - i + 1, limit)))
+            elif j > i:
+                self._line(data[i:j], out)
+            i = j + 1
+        return out
+
+    def _hold(self, data, i, end, out):
+        """Keep data[i:end], a line with no newline yet."""
+        if self._skip:
+            return
+        k = end - i
+        if self._n + k + 1 > self.max_frame:  # even with its newline next it would not fit
+            self._skip = True
+            self._n = 0
+            self._bad(out, BadFrame(TOO_LONG, None, "a line longer than %d bytes" % self.max_frame))
+            return
+        self._mv[self._n:self._n + k] = memoryview(data)[i:end]
+        self._n += k
+
+    def _bad(self, out, bad):
+        self.errors[bad.reason] += 1
+        out.append(bad)
+
+    def _line(self, line, out):
+        if line[-1] == 0x0D:  # CR LF line ends are accepted too
+            line = line[:-1]
+            if not line:
+                return
+        item = parse_line(line, self.sender)
+        if type(item) is BadFrame and item.seq is None:
+            # A damaged line may end with a whole frame: the rest of a line cut
+            # off by a link drop, or two frames joined by a lost newline.
+            # Look for it at the next few "@"s so that it is not lost too.
+            k = 0
+            for _ in range(_MAX_ANCHORS):
+                k = line.find(b"@", k + 1)
+                if k < 0 or len(line) - k < _MIN_FRAME:
+                    break
+                if line[k + 5] != 0x20:
+                    continue
+                rest = parse_line(line[k:], self.sender)
+                if type(rest) is Message or rest.seq is not None:
+                    # What comes before it is its own line (maybe a whole frame too).
+                    self._emit(parse_line(line[:k], self.sender), out)
+                    item = rest
+                    break
+        self._emit(item, out)
+
+    def _emit(self, item, out):
+        if type(item) is Message:
+            self.frames += 1
+            out.append(item)
+        else:
+            self._bad(out, item)
+
+
+class SeqTracker:
+    """What a receiver remembers of the peer's sequence numbers.
+
+    check(seq) says how a frame's seq follows the last one: IN_ORDER,
+    DUPLICATE (do not act twice; re-send the reply to a repeated request),
+    GAP (frames were lost: act on this one, then resync) or BEHIND (the peer
+    restarted without a hello: act on it and resync).  Counts are kept.
+    """
+
+    def __init__(self):
+        self.last = None     # seq of the last frame accepted, None before the first
+        self.duplicates = 0
+        self.gaps = 0
+        self.missed = 0      # frames lost inside gaps
+        self.behind = 0
+
+    def reset(self, seq=None):
+        """Start again (a hello was received: its seq is the new starting point)."""
+        self.last = seq
+
+    def check(self, seq):
+        if self.last is None:
+            self.last = seq
+            return IN_ORDER
+        d = (seq - self.last) % SEQ_MOD
+        if d == 0:
+            self.duplicates += 1
+            return DUPLICATE
+        self.last = seq
+        if d == 1:
+            return IN_ORDER
+        if d < _SEQ_HALF:
+            self.gaps += 1
+            self.missed += d - 1
+            return GAP
+        self.behind += 1
+        return BEHIND
