@@ -51,10 +51,14 @@ def test_a_wrong_step_is_refused_with_what_was_expected():
 
 def test_a_direction_choice_is_settled_by_the_first_drop():
     # Any variant whose player chooses the direction shows both neighbours as options.
-    chooser = [n for n in mancala.variants() if any(isinstance(m, tuple) for m in mancala.Game(n).legal_moves())]
+    def directed(m):
+        return isinstance(m, tuple) and len(m) == 2 and isinstance(m[0], int) and m[1] in (1, -1)
+
+    chooser = [n for n in mancala.variants() if any(directed(m) for m in mancala.Game(n).legal_moves())]
+    assert chooser, "some variant lets the player choose the direction"
     for name in chooser:
         g = mancala.Game(name)
-        moves = [m for m in g.legal_moves() if isinstance(m, tuple)]
+        moves = [m for m in g.legal_moves() if directed(m)]
         pit = moves[0][0]
         mv = MoveInProgress(g)
         lift = next(s for s in mv.options() if s.kind == "lift" and s.pit == pit)
