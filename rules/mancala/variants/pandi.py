@@ -1,0 +1,76 @@
+"""Pandi (India).  Rules: docs/variants/pandi.md (source 000, PANDI).
+
+Sowing goes on from the hole after the last stone; an empty hole there ends
+the move and wins the hole beyond it and the hole opposite that one; fours
+("calves") go to the owner of their row the moment they form.  Pallam Kuzhi
+(variants/pallam_kuzhi.py) is the same game without the opposite hole.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from ..game import Mancala, RELAY_LIMIT
+from ..trace import LIFT, RELAY
+
+_FOUR = const(4)
+
+
+class Pandi(Mancala):
+    id = "pandi"
+    title = "Pandi"
+    pits_per_row = 7
+    seeds = 5
+    fours = True              # a drop that makes four sends them to the row's owner (rule 7)
+    take_opposite = True      # a capture wins the hole opposite the one beyond the empty hole too
+    options = (("pits_per_row", 7, range(3, 10)), ("seeds", 5, range(1, 10)))
+
+    def _move(self, pit, tr):
+        p = self.to_move
+        b = self._b
+        n_pits = self.n_pits
+        n = b[pit]
+        b[pit] = 0
+        if tr is not None:
+            tr.add(LIFT, pit, n)
+        last = self._sow(pit, n, p, 1, tr)
+        relays = 0
+        while True:
+            if b[last] == _FOUR:
+                # The engine's fours rule leaves a four made by the last seed to
+                # the variant: here it is a calf like any other (rule 7).
+                self._four_made(last, tr)
+            nxt = last + 1
+            if nxt == n_pits:
+                nxt = 0
+            n = b[nxt]
+            if not n:
+                self._capture_beyond(nxt, p, tr)
+                break
+            if relays == RELAY_LIMIT:
+                break     # decision 9
+            relays += 1
+            # The hole after the last stone holds stones: lift them and sow on.
+            b[nxt] = 0
+            if tr is not None:
+                tr.add(RELAY, nxt, n)
+            last = self._sow(nxt, n, p, 1, tr)
+        self.to_move = 1 - p
+
+    def _capture_beyond(self, empty, player, tr):
+        """The move stopped at the empty hole `empty`: win the hole beyond it (and its opposite)."""
+        beyond = empty + 1
+        if beyond == self.n_pits:
+            beyond = 0
+        if not self._b[beyond]:
+            return    # two empty holes: nothing is won (rule 6)
+        store = self.n_pits + player
+        self._take(beyond, store, tr)
+        if self.take_opposite:
+            self._take(self.opposite(beyond), store, tr)
+
+    def _no_moves(self, tr):
+        # The player to move has nothing to play with: the round is over and the
+        # other player keeps what is on his side (decision 8).
+        self._finish(tr, "player %d has no stones to move" % self.to_move)
