@@ -54,7 +54,8 @@ def test_a_direction_choice_is_settled_by_the_first_drop():
     def directed(m):
         return isinstance(m, tuple) and len(m) == 2 and isinstance(m[0], int) and m[1] in (1, -1)
 
-    chooser = [n for n in mancala.variants() if any(directed(m) for m in mancala.Game(n).legal_moves())]
+    chooser = [n for n in mancala.variants() if mancala.Game(n).direction == 0
+               and any(directed(m) for m in mancala.Game(n).legal_moves())]
     assert chooser, "some variant lets the player choose the direction"
     for name in chooser:
         g = mancala.Game(name)

@@ -385,12 +385,16 @@ class Mancala:
     # ----- capturing ----------------------------------------------------
 
     def _take(self, cell, to, tr):
-        """Move every seed of `cell` to cell `to`; return how many."""
+        """Move every seed of `cell` to cell `to`; return how many.
+
+        `to` may be HAND or OFF (negative): the seeds leave the cells, and the
+        variant keeps count of them (in its hand, or in outside())."""
         b = self._b
         k = b[cell]
         if k:
             b[cell] = 0
-            b[to] += k
+            if to >= 0:
+                b[to] += k
             if tr is not None:
                 tr.add(TAKE, cell, k, to)
         return k
