@@ -42,16 +42,16 @@ ENTRIES = (
     ("lukho", "lukho", "Lukho", "Lukho", ("bukuso",), 2, 8, 0, (2,), "004 15 - BUKUSO, LUKHO"),
     # Four rows (and Gabatta's three), built by the second rules issue.
     ("mongola", "mongola", "Mongola", "Mongola (Count and Capture)", ("congo",), 4, 7, 0, (2,), "000 MONGOLA"),
-    ("mongola-driedger", None, None, "Mongola (Driedger)", ("congo mongola",), 4, 7, 0, (2,), "004 8 - CONGO, MONGOLA"),
+    ("mongola-driedger", "omweso", "MongolaDriedger", "Mongola (Driedger)", ("congo mongola",), 4, 7, 0, (2,), "004 8 - CONGO, MONGOLA"),
     ("hus", "hus", "Hus", "Hus", ("otjitoto",), 4, 12, 0, (2,), "001 I. The Game of Hus"),
     ("maruba", "maruba", "Maruba", "Maruba", ("mofuba",), 4, 8, 0, (2,), "001 Maruba, Mofuba"),
     ("tschuba", "maruba", "Tschuba", "Tschuba", (), 4, 8, 0, (2,), "001 Tschuba"),
     ("chuba", "maruba", "Chuba", "Chuba", (), 4, 11, 0, (2,), "001 Chuba"),
-    ("omweso", None, None, "Omweso", ("mweso", "baganda"), 4, 8, 0, (2,), "004 3 - MWESO, 4 - BAGANDA, OMWESO"),
-    ("coro", None, None, "Coro", ("lango",), 4, 8, 0, (2,), "004 5 - LANGO, CORO"),
-    ("kombe", None, None, "Kombe", ("lamu",), 4, 8, 0, (2,), "004 6 - LAMU, KOMBE"),
-    ("mongale", None, None, "Mongale", ("mombasa",), 4, 8, 0, (2,), "004 7 - MOMBASA, MONGALE"),
-    ("aweet", None, None, "Aweet", ("dinka",), 4, 10, 0, (2,), "004 10 - DINKA (SUDAN), AWEET"),
+    ("omweso", "omweso", "Omweso", "Omweso", ("mweso", "baganda"), 4, 8, 0, (2,), "004 3 - MWESO, 4 - BAGANDA, OMWESO"),
+    ("coro", "omweso", "Coro", "Coro", ("lango",), 4, 8, 0, (2,), "004 5 - LANGO, CORO"),
+    ("kombe", "omweso", "Kombe", "Kombe", ("lamu",), 4, 8, 0, (2,), "004 6 - LAMU, KOMBE"),
+    ("mongale", "omweso", "Mongale", "Mongale", ("mombasa",), 4, 8, 0, (2,), "004 7 - MOMBASA, MONGALE"),
+    ("aweet", "omweso", "Aweet", "Aweet", ("dinka",), 4, 10, 0, (2,), "004 10 - DINKA (SUDAN), AWEET"),
     ("gabatta", None, None, "Gabatta", ("abyssinian gabatta",), 3, 6, 0, (2,), "001 The Abyssinian Game of Gabatta"),
 )
 

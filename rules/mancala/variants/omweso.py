@@ -1,0 +1,552 @@
+"""The mweso family of four-row games after Driedger (source 004): Omweso,
+Coro, Kombe, Mongale, Aweet and Mongola.
+
+Rules and decisions: docs/variants/omweso.md, coro.md, kombe.md, mongale.md,
+aweet.md, mongola-driedger.md (source 004, sections 3 to 8 and 10).
+
+Each player sows round his own two rows only (four-row numbering, see
+docs/rules.md).  A handful ending in an occupied pit is lifted again (relay);
+one ending in an occupied front pit whose column on the other side is full on
+both rows may capture instead, and the captured seeds are sown again on the
+captor's side from the first pit of the handful that made the capture.  Seeds
+never leave the board: a player who has only single seeds cannot move and
+loses.
+
+A turn can hold several choices (take a capture or not, turn back at the left
+end).  A move is the pit lifted, or (pit, letters) with one letter for each
+choice point met on the way, in order: "c" take the capture, "s" decline it
+(the turn stops there), "n" go on the normal way (relay counter-clockwise),
+"r" reverse (sow the handful clockwise).  The plain pit number is the move
+that takes the default at every point ("c" where a capture is offered, "n"
+elsewhere).  legal_moves() lists every way through a turn, so the traces of
+two moves part exactly at the step where their choices differ.
+"""
+from ..game import Mancala, RELAY_LIMIT
+from ..errors import NotationError, PositionError
+from ..trace import LIFT, RELAY, TAKE, PASS, SKIP, HAND
+from .enkeshui import Staged
+
+# Start patterns: one player's pits in canonical order (back row from his left,
+# then front row from his right); the other player's side is the same.
+# (Diagrams b and c are regular and built for any width in _pattern.)
+_F8 = (0, 0, 0, 0, 5, 5, 5, 5, 2, 2, 2, 6, 0, 0, 0, 0)     # diagram f (Lamu)
+_G8 = (0, 0, 0, 0, 0, 4, 4, 4, 2, 2, 2, 0, 7, 0, 0, 7)     # diagram g (Mombasa)
+_H7 = (4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0)           # diagram h (Congo, 4x7)
+
+# A turn that meets more choice points than this is cut short in the list of
+# moves: the rest of it takes the default (decision in docs/variants/omweso.md).
+_MAX_CHOICES = 16
+
+
+class Omweso(Staged):
+    id = "omweso"
+    title = "Omweso"
+    rows = 4
+    pits_per_row = 8
+    seeds = 2
+    min_seeds = 2                 # a single seed is never lifted
+    options = (
+        ("start", "c", ("c", "b", "free")),
+        ("race", "first-to-sleep", ("first-to-sleep", "none")),
+    )
+    # Rule parts the other games of the family change.
+    take_back = True        # a capture takes the opponent's back pit as well as the front one
+    take_own = False        # Coro: the capturing pit's own seeds join the captured ones
+    reverse_start = False   # Kombe: a move may begin with a reverse handful
+    reverse_indirect = False    # Kombe: a reverse handful may relay (clockwise) before it captures
+    short_drop = False      # Mongola: a last seed never drops into a pit holding fewer than two
+    _record = None          # a list while _default_letters notes the letters of a plain move
+    _loaded = None          # the counts of a loaded position that ended at once (see _finish)
+
+    _stage_words = {
+        "place": "placing the seeds (each player puts his own seeds into his own pits)",
+        "race": "the racing start",
+    }
+
+    # ----- the board and the start ------------------------------------------
+
+    def _start(self, fresh):
+        self._passes = 0          # passes made in a row just before this position
+        Staged._start(self, False)
+        if not fresh:
+            return
+        if self.start == "free":
+            h = self.total_seeds() // 2
+            self._hand = (h, h)
+        if self._stages():
+            self.phase = "setup"
+            self._enter_stage(None)
+        else:
+            self._begin_play(None)
+
+    def _pattern(self):
+        """One player's start, in the canonical order of his pits (None: free placement)."""
+        if self.start == "free":
+            return None
+        if self.start == "b":
+            k = self._per_player
+            return tuple(4 * (i % 2) for i in range(k))
+        return (self.seeds,) * self._per_player
+
+    def _initial(self, b):
+        row = self._pattern()
+        if row is None:
+            return
+        k = self._per_player
+        for i in range(k):
+            b[i] = row[i]
+            b[k + i] = row[i]
+
+    def total_seeds(self):
+        return self.n_pits * self.seeds
+
+    def _stages(self):
+        st = ()
+        if self.start == "free":
+            st = (("place", 0), ("place", 1))
+        if self.race != "none":
+            st += (("race", self._first),)
+        return st
+
+    def _stage_needed(self, word, player):
+        return word != "place" or self._hand[player] > 0
+
+    # ----- setup moves: free placement and the racing start ------------------
+
+    def _setup_moves(self):
+        word, p = self._stage()
+        if word == "race":
+            return [("race",)]
+        return [("place", i) for i in self.side(p)]
+
+    def _setup_move(self, move, tr):
+        p = self.to_move
+        if move[0] == "race":
+            self._race(tr)
+            return
+        self._place_from_hand(move[1], p, tr)
+        if not self._hand[p]:
+            self._next_stage(tr)
+
+    def _race_pit(self, p):
+        """Where racer p starts: his back row's right-hand pit, or the first pit
+        after it (counter-clockwise) that can be lifted."""
+        b = self._b
+        base = p * self._per_player
+        j0 = self.pits_per_row - 1
+        k = self._per_player
+        for i in range(k):
+            c = base + (j0 + i) % k
+            if b[c] >= self.min_seeds:
+                return c
+        return -1
+
+    def _race(self, tr):
+        """Both players play a turn at once from their race pits, one seed each per
+        tick, player 0's seed first in a tick.  Each racer relays and takes every
+        capture offered, counter-clockwise only; whoever sleeps first begins the game."""
+        b = self._b
+        pos = [0, 0]
+        hand = [0, 0]
+        first = [0, 0]
+        laps = [0, 0]
+        slept = [0, 0]
+        for p in (0, 1):
+            c = self._race_pit(p)
+            if c < 0:
+                continue
+            pos[p] = c
+            hand[p] = b[c]
+            b[c] = 0
+            first[p] = self._next(c, 1)
+            if tr is not None:
+                tr.add(LIFT, c, hand[p])
+        tick = 0
+        while hand[0] or hand[1]:
+            tick += 1
+            for p in (0, 1):
+                if not hand[p]:
+                    continue
+                c = self._next(pos[p], 1)
+                slept_here = False
+                if hand[p] == 1 and self.short_drop and b[c] < 2:
+                    if tr is not None:
+                        tr.add(SKIP, c)
+                    c = self._next(c, 1)
+                    slept_here = True
+                b[c] += 1
+                hand[p] -= 1
+                pos[p] = c
+                if tr is not None:
+                    tr.drop(c)
+                if hand[p]:
+                    continue
+                if slept_here or b[c] == 1 or laps[p] >= RELAY_LIMIT:
+                    slept[p] = tick
+                    continue
+                laps[p] += 1
+                if self._can_capture(c, p):
+                    hand[p] = self._capture_take(c, p, tr)
+                    pos[p] = self._next(first[p], -1)
+                else:
+                    hand[p] = b[c]
+                    b[c] = 0
+                    if tr is not None:
+                        tr.add(RELAY, c, hand[p])
+                    pos[p] = c
+                    first[p] = self._next(c, 1)
+        # A tie (both asleep in the same tick) goes to the starting player, as in Enkeshui.
+        if slept[0] != slept[1]:
+            self._first = 0 if slept[0] < slept[1] else 1
+        self._next_stage(tr)
+
+    # ----- the geometry of one player's circuit -----------------------------
+
+    def _next(self, c, d):
+        """The pit after c going direction d round its owner's circuit."""
+        k = self._per_player
+        base = c - c % k
+        return base + (c - base + d) % k
+
+    def _marked(self, c):
+        """Whether c is one of the reverse pits: the two left-hand pits of its owner's front row."""
+        return c % self._per_player >= self._per_player - 2
+
+    def _can_capture(self, last, p):
+        """The handful ended in p's pit `last`: was it occupied, in the front row,
+        facing a column whose two pits both hold seeds?"""
+        return self._b[last] >= 2 and self.is_front(last) and self._opp_full(last)
+
+    def _opp_full(self, c):
+        """Both pits of the opponent's column facing front pit c hold seeds."""
+        b = self._b
+        o = self.opposite(c)
+        return b[o] > 0 and b[self.behind(o)] > 0
+
+    def _capture_take(self, last, p, tr):
+        """Take the captured seeds into the hand; return how many."""
+        o = self.opposite(last)
+        got = self._lift_into_hand(o, tr)
+        if self.take_back:
+            got += self._lift_into_hand(self.behind(o), tr)
+        if self.take_own:
+            got += self._lift_into_hand(last, tr)
+        return got
+
+    def _lift_into_hand(self, c, tr):
+        b = self._b
+        k = b[c]
+        b[c] = 0
+        if tr is not None and k:
+            tr.add(TAKE, c, k, HAND)
+        return k
+
+    def _sow_hand(self, origin, k, p, d, tr):
+        """Sow k seeds after origin in direction d; return (last pit, the player sleeps)."""
+        b = self._b
+        if not self.short_drop:
+            last = self._sow(origin, k, p, d, tr)
+            return last, b[last] == 1
+        # Mongola: the last seed goes into a pit holding two or more, or else
+        # passes it, drops into the next pit and the player sleeps.
+        prev = self._sow(origin, k - 1, p, d, tr) if k > 1 else origin
+        c = self._next(prev, d)
+        if b[c] >= 2:
+            b[c] += 1
+            if tr is not None:
+                tr.drop(c)
+            return c, False
+        if tr is not None:
+            tr.add(SKIP, c)
+        c = self._next(c, d)
+        b[c] += 1
+        if tr is not None:
+            tr.drop(c)
+        return c, True
+
+    def _reverse_ok(self, pit, k, p):
+        """Would k seeds lifted from pit and sown clockwise make a capture without
+        going round the left-hand end (directly, or for Kombe after relays)?"""
+        s = self._b[:]
+        s[pit] = 0
+        kk = self._per_player
+        base = p * kk
+        j = pit - base
+        opp_ok = self._opp_full
+        for _ in range(RELAY_LIMIT):
+            for i in range(k):
+                j -= 1
+                if j < 0:
+                    return False              # round the left-hand end
+                if i == k - 1 and self.short_drop and s[base + j] < 2:
+                    return False              # Mongola: a short last seed sleeps
+                s[base + j] += 1
+            c = base + j
+            if s[c] == 1:
+                return False                  # sleeps without a capture
+            if self.is_front(c) and opp_ok(c):
+                return True
+            if not self.reverse_indirect:
+                return False
+            k = s[c]
+            s[c] = 0
+        return False
+
+    # ----- a turn -----------------------------------------------------------
+
+    def _turn(self, pit, choices, tr, explore):
+        """Play a whole turn from pit, following choices (None: the defaults).
+
+        explore: stop at choice point number len(choices) and return the letters
+        offered there (default first), or None if the turn ends before it."""
+        p = self.to_move
+        b = self._b
+        n_ch = len(choices) if choices is not None else 0
+        ci = 0
+        k = b[pit]
+        b[pit] = 0
+        if tr is not None:
+            tr.add(LIFT, pit, k)
+        d = 1
+        if self.reverse_start and self._marked(pit) and self._reverse_ok(pit, k, p):
+            if explore and ci == n_ch:
+                return "nr"
+            if choices is not None and ci < n_ch and choices[ci] == "r":
+                d = -1
+            ci += 1
+            if self._record is not None:
+                self._record.append("r" if d < 0 else "n")
+        origin = pit
+        first = self._next(pit, d)
+        for _ in range(RELAY_LIMIT):
+            last, asleep = self._sow_hand(origin, k, p, d, tr)
+            if asleep:
+                break
+            cap = self._can_capture(last, p)
+            if d < 0:
+                # A reverse handful goes on (clockwise) until it captures.
+                ch = "c" if cap else "n"
+            else:
+                rev = self._marked(last) and self._reverse_ok(last, b[last], p)
+                if cap or rev:
+                    opts = ("cs" if cap else "n") + ("r" if rev else "")
+                    if explore and ci == n_ch:
+                        return opts
+                    if choices is not None and ci < n_ch:
+                        ch = choices[ci]
+                    else:
+                        ch = opts[0]
+                    ci += 1
+                    if self._record is not None:
+                        self._record.append(ch)
+                else:
+                    ch = "n"
+            if ch == "s":
+                break                         # a capture declined: the player sleeps
+            if ch == "c":
+                k = self._capture_take(last, p, tr)
+                d = 1
+                origin = self._next(first, -1)
+            else:
+                k = b[last]
+                b[last] = 0
+                if tr is not None:
+                    tr.add(RELAY, last, k)
+                if ch == "r":
+                    d = -1
+                origin = last
+                first = self._next(last, d)
+        return None
+
+    def _play_moves(self):
+        p = self.to_move
+        b = self._b
+        out = []
+        for i in self.side(p):
+            if b[i] >= self.min_seeds:
+                self._expand(i, out)
+        if out and self._passes < 2:
+            out.append(("pass",))
+        return out
+
+    def _expand(self, pit, out):
+        """Append every move from pit: one per way through its choice points."""
+        saved = self._b[:]
+        stack = [("", False)]     # (letters so far, some letter is not the default)
+        while stack:
+            ch, odd = stack.pop()
+            if len(ch) >= _MAX_CHOICES:
+                opts = None
+            else:
+                opts = self._turn(pit, ch, None, True)
+                self._b[:] = saved
+            if opts is None:
+                out.append((pit, ch) if odd else pit)
+                continue
+            for i in range(len(opts) - 1, -1, -1):
+                stack.append((ch + opts[i], odd or i > 0))
+
+    def _play_move(self, move, tr):
+        p = self.to_move
+        if isinstance(move, int):
+            self._turn(move, None, tr, False)
+            self._passes = 0
+        elif move[0] == "pass":
+            if tr is not None:
+                tr.add(PASS)
+            self._passes += 1
+        else:
+            self._turn(move[0], move[1], tr, False)
+            self._passes = 0
+        self.to_move = 1 - p
+
+    # ----- the end ------------------------------------------------------
+
+    def _finish(self, tr, reason):
+        if tr is None and not self._hist:
+            # A position given by counts may be a setup position whose state
+            # fields (from_text) come only after the engine looked at it: keep
+            # the counts so _load_state_fields can undo a premature end.
+            self._loaded = self._b[:]
+        Mancala._finish(self, tr, reason)
+
+    def _judge(self, reason):
+        o = Mancala._judge(self, reason)
+        if reason == "no moves":
+            # The player to move has only single seeds: he has lost.
+            o.winner = 1 - self.to_move
+            o.reason = "player %d has no pit of two or more seeds" % self.to_move
+        return o
+
+    # ----- state --------------------------------------------------------
+
+    def _extra_key(self):
+        return self._passes
+
+    def _save(self):
+        return (Staged._save(self), self._passes)
+
+    def _restore(self, s):
+        Staged._restore(self, s[0])
+        self._passes = s[1]
+
+    def _state_fields(self):
+        out = Staged._state_fields(self)
+        if self._passes:
+            out.append("passes=%d" % self._passes)
+        return out
+
+    def _load_state_fields(self, fields):
+        if self._loaded is not None and not self._hist:
+            self._b[:] = self._loaded
+        self._loaded = None
+        Staged._load_state_fields(self, fields)
+
+    def _load_more_fields(self, fields):
+        v = fields.pop("passes", "0")
+        if v not in ("0", "1", "2"):
+            raise PositionError("%s: passes=%s must be 0, 1 or 2 (passes made in a row)" % (self.title, v))
+        self._passes = int(v)
+
+    # ----- notation and reasons -----------------------------------------
+
+    def _play_move_name(self, move):
+        if isinstance(move, int):
+            return self._pit_name(move)
+        return "%s/%s" % (self._pit_name(move[0]), move[1])
+
+    def _parse_play_move(self, text):
+        name, slash, ch = text.partition("/")
+        pit = self._parse_pit(name)
+        if not slash:
+            return pit
+        for x in ch:
+            if x not in "cnrs":
+                raise NotationError("%r: the letters after / are the choices of the turn, each c (capture), s (decline it and stop), n (go on normally) or r (reverse)" % text)
+        if not ch:
+            raise NotationError("%r: give the choices after / (c, s, n or r each), or the pit alone" % text)
+        if self.phase == "play" and ch == self._default_letters(pit):
+            return pit        # every choice the default: the plain pit is the move's name
+        return (pit, ch)
+
+    def _default_letters(self, pit):
+        """The letters of the choice points the plain move from pit meets."""
+        if self.owner(pit) != self.to_move or self._b[pit] < self.min_seeds or self._over is not None:
+            return None
+        saved = self._b[:]
+        self._record = []
+        try:
+            self._turn(pit, None, None, False)
+            return "".join(self._record)
+        finally:
+            self._record = None
+            self._b[:] = saved
+
+    def _why_illegal(self, move):
+        if self._over is None and self.phase == "play" and isinstance(move, tuple) and move[:1] == ("pass",):
+            if move != ("pass",):
+                return "a pass is written ('pass',), not %r" % (move,)
+            return "two passes in a row: player %d must now make a move" % self.to_move
+        return Staged._why_illegal(self, move)
+
+    def _why_rule(self, move):
+        if isinstance(move, tuple):
+            pit = move[0]
+        else:
+            pit = move
+        name = self._pit_name(pit)
+        if self._b[pit] < self.min_seeds:
+            return "pit %s holds a single seed, and a single seed may not be lifted" % name
+        mine = [m for m in self.legal_moves() if m == pit or (isinstance(m, tuple) and m[0] == pit)]
+        names = " ".join(self.move_name(m) for m in mine)
+        if not (isinstance(move, tuple) and len(move) == 2 and isinstance(move[1], str)):
+            return "%r is not a move of %s: moves are a pit, (pit, choices) or ('pass',); from %s: %s" % (
+                move, self.title, name, names)
+        return "%s does not match the choices of a turn from %s (one letter per choice point, defaults as the plain pit): legal are %s" % (
+            self.move_name(move), name, names)
+
+
+class Coro(Omweso):
+    id = "coro"
+    title = "Coro"
+    take_own = True
+
+
+class Aweet(Coro):
+    id = "aweet"
+    title = "Aweet"
+    pits_per_row = 10
+
+
+class Kombe(Omweso):
+    id = "kombe"
+    title = "Kombe"
+    options = (("race", "first-to-sleep", ("first-to-sleep", "none")),)
+    start = "f"
+    take_back = False
+    reverse_start = True
+    reverse_indirect = True
+
+    def _pattern(self):
+        return _F8
+
+
+class Mongale(Kombe):
+    id = "mongale"
+    title = "Mongale"
+    start = "g"
+
+    def _pattern(self):
+        return _G8
+
+
+class MongolaDriedger(Omweso):
+    id = "mongola-driedger"
+    title = "Mongola (Driedger)"
+    pits_per_row = 7
+    options = (("race", "first-to-sleep", ("first-to-sleep", "none")),)
+    start = "h"
+    short_drop = True
+
+    def _pattern(self):
+        return _H7
