@@ -478,6 +478,8 @@ class Mancala:
         if again or (self.extra_turn_in_store and last == self.n_pits + p):
             if tr is not None:
                 tr.add(EXTRA)
+        elif self.players == 2:
+            self.to_move = 1 - p
         else:
             self.to_move = self.next_player(p)
 
@@ -540,12 +542,12 @@ class Mancala:
         if self.min_seeds_in_play and sum(self._b[:self.n_pits]) < self.min_seeds_in_play:
             self._finish(tr, self.few_seeds_reason)
             return
-        if self._hist:
+        if self._hist and self.end_on_repetition:
             key = self._position_key()
             self._key = key
             seen = self._seen.get(key, 0)
             self._seen[key] = seen + 1
-            if seen and self.end_on_repetition:
+            if seen:
                 self._finish(tr, "repetition")
                 return
         moves = self._moves()

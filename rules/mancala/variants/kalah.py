@@ -7,6 +7,9 @@ class Kalah(Mancala):
     title = "Kalah"
     stores_sown = True
     extra_turn_in_store = True
+    # Seeds only move forward along a row into the stores, so no position can
+    # come round again (decision 7): no repetition keys to compute.
+    end_on_repetition = False
     options = (("pits_per_row", 6, range(3, 13)), ("seeds", 4, range(1, 13)))
 
     def _capture(self, last, player, d, tr):
