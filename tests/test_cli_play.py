@@ -6,6 +6,14 @@ import sys
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def archive_in_tmp(tmp_path, monkeypatch):
+    """`sowlight play` saves every game: keep these tests' games out of the user's archive."""
+    path = str(tmp_path / "archive.sqlite3")
+    monkeypatch.setenv("SOWLIGHT_DB", path)
+    return path
+
+
 def sowlight(*args, input=None, timeout=120):
     return subprocess.run([sys.executable, "-m", "sowlight.cli", *args], input=input, capture_output=True,
                           text=True, timeout=timeout)
@@ -80,3 +88,48 @@ def test_variants_lists_every_rule_set_with_its_source():
     assert not choro["playable"] and "CHORO" in choro["source"]
     text = sowlight("variants").stdout
     assert "003 OWARE" in text and "no rules in the sources" in text
+
+
+def test_every_game_played_is_saved_with_its_moves_and_take_backs(archive_in_tmp):
+    r = sowlight("play", "--vs", "human", input="C\nf\nD\nundo\nE\nquit\n")
+    assert r.returncode == 1 and "saved as game 1 in %s" % archive_in_tmp in r.stderr
+    game = json.loads(sowlight("games", "show", "1", "--json").stdout)
+    assert [m["notation"] for m in game["moves"]] == ["C", "f", "E"]
+    assert game["players"] == ["human", "human"] and game["result"] == "*"
+    assert game["moves"][0]["trace"][0] == ["lift", 2, 4, -1]
+
+
+def test_a_finished_game_is_saved_with_its_result(archive_in_tmp):
+    r = sowlight("play", "--variant", "kalah", "--vs", "self", "--depth", "1", input="")
+    assert r.returncode == 0
+    [row] = json.loads(sowlight("games", "list", "--json").stdout)
+    assert row["result"] in ("1-0", "0-1", "1/2-1/2") and row["reason"] and row["ended"]
+    assert row["players"] == ["computer (depth 1)", "computer (depth 1)"]
+    last = r.stdout.strip().splitlines()[-1]
+    shown = sowlight("games", "show", "1").stdout
+    assert last in shown  # the same outcome line
+
+
+def test_no_archive_and_db_choose_where_games_go(tmp_path, archive_in_tmp):
+    r = sowlight("play", "--vs", "human", "--no-archive", input="C\nquit\n")
+    assert "saved" not in r.stderr
+    other = str(tmp_path / "other.sqlite3")
+    r = sowlight("play", "--vs", "human", "--db", other, input="C\nquit\n")
+    assert "saved as game 1 in %s" % other in r.stderr
+    assert not (tmp_path / "archive.sqlite3").exists()
+
+
+def test_a_game_with_no_move_is_not_saved(archive_in_tmp):
+    r = sowlight("play", "--vs", "human", input="quit\n")
+    assert "saved" not in r.stderr
+    r = sowlight("play", "--vs", "human", input="C\nundo\nquit\n")
+    assert "saved" not in r.stderr
+    assert json.loads(sowlight("games", "list", "--json").stdout) == []
+
+
+def test_an_archive_that_cannot_be_opened_stops_play_with_what_to_do(tmp_path):
+    bad = tmp_path / "not-a-db.sqlite3"
+    bad.write_bytes(b"not a database, just text" * 10)
+    r = sowlight("play", "--db", str(bad), input="C\nquit\n")
+    assert r.returncode == 2 and "is damaged" in r.stderr and "--no-archive" in r.stderr
+    assert "Traceback" not in r.stderr

@@ -8,7 +8,7 @@ import sys
 import mancala
 from mancala.search import best_move
 
-from . import render
+from . import archive, paths, render
 
 HELP = """Type a pit name to move (the names are under the pits), or:
   moves   list the legal moves        hint   ask the computer for a move
@@ -30,12 +30,13 @@ def parse_options(items):
 class TerminalGame:
     """The game loop, with its input and output given (so it can be scripted)."""
 
-    def __init__(self, game, computer=(), depth=6, read=input, out=sys.stdout):
+    def __init__(self, game, computer=(), depth=6, read=input, out=sys.stdout, log=None):
         self.game = game
         self.computer = set(computer)
         self.depth = depth
         self.read = read
         self.out = out
+        self.log = log  # an archive.Recorder, or None
 
     def say(self, text=""):
         self.out.write(text + "\n")
@@ -96,6 +97,8 @@ class TerminalGame:
         # Against the computer, take back to the human's last move.
         while g.ply and g.to_move in self.computer:
             g.undo()
+        if self.log:
+            self.log.undone()
         self.say("taken back")
         self.show()
 
@@ -121,6 +124,8 @@ class TerminalGame:
 
     def report(self, player, name, trace, who):
         g = self.game
+        if self.log:
+            self.log.moved(player, trace)
         self.say("")
         self.say("%s plays %s" % (who, name))
         for line in render.describe(g, trace):
@@ -146,7 +151,23 @@ def run(args):
     if not 0 <= args.play_as < game.players:
         print("sowlight play: --play-as must be a player from 0 to %d" % (game.players - 1), file=sys.stderr)
         return 2
-    return TerminalGame(game, computer=computer, depth=args.depth).run()
+    log = None
+    if not args.no_archive:
+        try:
+            arc = archive.Archive(paths.archive_path(args.db))
+        except archive.ArchiveError as e:
+            print("sowlight play: %s\n(or play without recording the game: sowlight play --no-archive)" % e, file=sys.stderr)
+            return 2
+        players = ["computer (depth %d)" % args.depth if p in computer else "human" for p in range(game.players)]
+        log = archive.Recorder(arc, game, players, warn=lambda text: print("sowlight play: " + text, file=sys.stderr))
+    try:
+        status = TerminalGame(game, computer=computer, depth=args.depth, log=log).run()
+    finally:
+        if log:
+            log.archive.close()
+    if log and log.number is not None and not log.failed:
+        print("saved as game %d in %s (sowlight games show %d)" % (log.number, log.archive.path, log.number), file=sys.stderr)
+    return status
 
 
 def register(sub, board_sub):
@@ -158,4 +179,6 @@ def register(sub, board_sub):
     p.add_argument("--play-as", type=int, default=0, help="which player you are against the computer (0 moves first)")
     p.add_argument("--depth", type=int, default=6, help="how many moves ahead the computer looks (default 6)")
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a variant option, e.g. -o grand_slam=illegal")
+    p.add_argument("--db", metavar="PATH", help="the archive the game is saved in (default: $SOWLIGHT_DB, else the user data directory)")
+    p.add_argument("--no-archive", action="store_true", help="do not save the game in the archive")
     p.set_defaults(func=run)
