@@ -5,28 +5,9 @@ Wagner's holes: b-1..b-6 are pits 0..5 (Q, player 0), a-6..a-1 are pits 6..11 (P
 import pytest
 
 import mancala
+from tracesteps import board, dropped as drops, kinds, relays, takes
 
 STORE0, STORE1 = 12, 13
-
-
-def drops(trace):
-    return [s.pit for s in trace if s.kind == "drop"]
-
-
-def relays(trace):
-    return [(s.pit, s.count) for s in trace if s.kind == "relay"]
-
-
-def takes(trace):
-    return [(s.pit, s.count, s.to) for s in trace if s.kind == "take"]
-
-
-def kinds(trace):
-    return [s.kind for s in trace]
-
-
-def board(p0, p1):
-    return list(p0) + list(p1)
 
 
 AFTER_RECORD_MOVE_1 = [0, 1, 6, 6, 2, 7, 1, 6, 1, 6, 6, 6]

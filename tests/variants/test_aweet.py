@@ -4,23 +4,15 @@ Rules and decisions: docs/variants/aweet.md (source 004 · 10 - DINKA (SUDAN), A
 Board 4x10: player 0's back row A-J = pits 0-9 (from his left), front row K-T = 10-19
 (from his right); player 1's a-t = 20-39; front pit i faces 49-i.
 """
+from functools import partial
+
 import pytest
 
 import mancala
+from tracesteps import side_of, steps
 
 HAND = mancala.HAND
-LETTERS = "ABCDEFGHIJKLMNOPQRST"
-
-
-def side(**counts):
-    row = [0] * 20
-    for name, n in counts.items():
-        row[LETTERS.index(name.upper())] = n
-    return row
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
+side = partial(side_of, 20)   # one player's pits from letters: side(H=2, J=1), either case
 
 
 def test_board_and_starts():

@@ -5,59 +5,17 @@ Rules and decisions: docs/variants/ayoayo.md (source 003 · AYÒAYÒ).
 Board: pits 0-5 player 0 (A-F = a1..f1), 6-11 player 1 (a-f = f2..a2); stores are cells 12, 13
 (not sown: captures only).
 """
+from functools import partial
+
 import pytest
 
 import mancala
+from tracesteps import checked_play, dropped as drops, kinds, new_game, of_kind as lifts, takes
 
 S0, S1 = 12, 13
 
-
-def kinds(trace):
-    return [s.kind for s in trace]
-
-
-def drops(trace):
-    return [s.pit for s in trace if s.kind == "drop"]
-
-
-def lifts(trace, kind):
-    return [(s.pit, s.count) for s in trace if s.kind == kind]
-
-
-def takes(trace):
-    return [(s.pit, s.count, s.to) for s in trace if s.kind == "take"]
-
-
-def replay(pits, stores, trace):
-    """Apply the trace's seed movements to the position before the move (the trace must be complete)."""
-    cells = list(pits) + list(stores)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            cells[s.pit] -= s.count
-            hand += s.count
-        elif s.kind == "drop":
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            cells[s.pit] -= s.count
-            assert s.to >= 0, "Ayoayo takes seeds only into a store"
-            cells[s.to] += s.count
-        assert min(cells) >= 0
-    assert hand == 0
-    n = len(pits)
-    return cells[:n], cells[n:]
-
-
-def game(pits, stores=(0, 0), to_move=0):
-    return mancala.Game("ayoayo", pits=list(pits), stores=list(stores), to_move=to_move)
-
-
-def play(g, move):
-    before_pits, before_stores = g.pits, g.stores
-    trace = g.play(move)
-    assert replay(before_pits, before_stores, trace) == (g.pits, g.stores)
-    return trace
+game = partial(new_game, "ayoayo")
+play = partial(checked_play, into=(S0, S1))   # Ayoayo takes seeds only into a store
 
 
 # --- the source's worked example -------------------------------------------------------------

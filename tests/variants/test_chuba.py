@@ -5,14 +5,7 @@ Holes as in Maruba (tests/variants/test_maruba.py) on a 4x11 board: a/b are P's
 Stores: cell 44 (P), 45 (Q).
 """
 import mancala
-
-
-def name(g, pit):
-    return g.move_name(pit)
-
-
-def pit_of(move):
-    return move[0] if isinstance(move, tuple) else move
+from tracesteps import cell_name as name, pit_of
 
 
 def test_board_and_start_fig7_i():

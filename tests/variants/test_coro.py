@@ -4,37 +4,12 @@ Rules and decisions: docs/variants/coro.md (source 004 · 5 - LANGO (UGANDA), CO
 Board 4x8 numbered as Omweso: A-H = pits 0-7 (back), I-P = 8-15 (front, from the right);
 player 1's a-p = 16-31.
 """
+from functools import partial
+
 import mancala
+from tracesteps import drops, lift, relay, side_of, steps, take
 
-HAND = mancala.HAND
-LETTERS = "ABCDEFGHIJKLMNOP"
-
-
-def side(**counts):
-    row = [0] * 16
-    for name, n in counts.items():
-        row[LETTERS.index(name.upper())] = n
-    return row
-
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drops(*pits):
-    return [("drop", p, 1, -1) for p in pits]
-
-
-def relay(p, n):
-    return ("relay", p, n, -1)
-
-
-def take(p, n, to=HAND):
-    return ("take", p, n, to)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
+side = partial(side_of, 16)   # one player's pits from letters: side(H=2, J=1), either case
 
 
 def game(p0, p1, name="coro"):

@@ -5,65 +5,17 @@ Rules and decisions: docs/variants/dakon.md (source 000 · THE STORY OF DAKON).
 Board: pits 0-6 player 0 (A-G), 7-13 player 1 (a-g); sheds are cells 14 (after pit 6)
 and 15 (after pit 13).
 """
+from functools import partial
+
 import pytest
 
 import mancala
+from tracesteps import END, EXTRA, PASS, drop, lift, make_play, relay, replay_cells, steps, take
 
 S0, S1 = 14, 15
 
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drop(p):
-    return ("drop", p, 1, -1)
-
-
-def relay(p, n):
-    return ("relay", p, n, -1)
-
-
-def take(p, n, to):
-    return ("take", p, n, to)
-
-
-EXTRA = ("extra_turn", -1, 0, -1)
-PASS = ("pass", -1, 0, -1)
-END = ("end", -1, 0, -1)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
-
-
-def replay(cells, trace):
-    """Apply the trace's seed movements to a copy of the cells (checks the trace is complete)."""
-    cells = list(cells)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            assert cells[s.pit] == s.count
-            cells[s.pit] = 0
-            hand += s.count
-        elif s.kind == "drop":
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            assert s.to >= 0, "Dakon takes seeds only into a shed"
-            cells[s.pit] -= s.count
-            cells[s.to] += s.count
-        assert min(cells) >= 0
-    assert hand == 0
-    return cells
-
-
-def play(pits, move, stores=(0, 0), to_move=0, **options):
-    g = mancala.Game("dakon", pits=list(pits), stores=list(stores), to_move=to_move, **options)
-    before = g.cells()
-    tr = g.play(move)
-    assert replay(before, tr) == g.cells()
-    return g, steps(tr)
+replay = partial(replay_cells, into=(S0, S1))   # Dakon takes seeds only into a shed
+play = make_play("dakon", into=(S0, S1))
 
 
 # ----- the board -------------------------------------------------------------

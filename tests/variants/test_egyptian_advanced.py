@@ -4,72 +4,16 @@ choice of beyt, otherwise the simple mode's rules.
 Rules and decisions: docs/variants/egyptian-advanced.md (source 000 · EGYPTIAN MANKALAH, B).
 Board: pits 0-5 player 0 (A-F), 6-11 player 1 (a-f); captures are counted in cells 12, 13.
 """
+from functools import partial
+
 import pytest
 
 import mancala
+from tracesteps import checked_play as play, new_game, of_kind as steps, place_all, takes
 
 S0, S1 = 12, 13
 
-
-def kinds(trace):
-    return [s.kind for s in trace]
-
-
-def drops(trace):
-    return [s.pit for s in trace if s.kind == "drop"]
-
-
-def steps(trace, kind):
-    return [(s.pit, s.count) for s in trace if s.kind == kind]
-
-
-def takes(trace):
-    return [(s.pit, s.count, s.to) for s in trace if s.kind == "take"]
-
-
-def replay(cells, outside, trace):
-    """Apply a trace to the cells before the move; return cells, seeds outside, seeds in hand."""
-    cells = list(cells)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            assert cells[s.pit] == s.count
-            cells[s.pit] = 0
-            hand += s.count
-        elif s.kind == "drop":
-            assert hand > 0
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            assert cells[s.pit] >= s.count
-            cells[s.pit] -= s.count
-            if s.to == mancala.HAND:
-                hand += s.count
-            elif s.to == mancala.OFF:
-                outside += s.count
-            else:
-                cells[s.to] += s.count
-        elif s.kind == "place":
-            cells[s.pit] += s.count
-            outside -= s.count
-        assert min(cells) >= 0
-    return cells, outside, hand
-
-
-def play(g, move):
-    before, outside = g.cells(), g.outside()
-    trace = g.play(move)
-    assert replay(before, outside, trace) == (g.cells(), g.outside(), 0)
-    return trace
-
-
-def game(pits, stores=(0, 0), to_move=0, **options):
-    return mancala.Game("egyptian-advanced", pits=list(pits), stores=list(stores), to_move=to_move, **options)
-
-def place_all(g, placements):
-    for pit, count in placements:
-        play(g, ("place", pit, count))
-
+game = partial(new_game, "egyptian-advanced")
 
 
 # --- setup -----------------------------------------------------------------------------------

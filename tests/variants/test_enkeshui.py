@@ -8,75 +8,11 @@ Board 2x8 unless said: pits 0-7 player 0 (A-H), 8-15 player 1 (a-h); pit i faces
 import pytest
 
 import mancala
+from tracesteps import END, drop, drops, lift, place, play_steps as play, relay, take
 
 S0, S1 = 16, 17
 OFF = mancala.OFF
 PLAIN = dict(race="none")   # start straight into play, player 0 first
-
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drop(p):
-    return ("drop", p, 1, -1)
-
-
-def relay(p, n):
-    return ("relay", p, n, -1)
-
-
-def take(p, n, to):
-    return ("take", p, n, to)
-
-
-def place(p):
-    return ("place", p, 1, -1)
-
-
-END = ("end", -1, 0, -1)
-
-
-def drops(*pits):
-    return [drop(p) for p in pits]
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
-
-
-def replay(cells, outside, trace):
-    """Apply a trace's seed movements to a copy of the cells (checks the trace is complete)."""
-    cells = list(cells)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            assert cells[s.pit] == s.count
-            cells[s.pit] = 0
-            hand += s.count
-        elif s.kind == "drop":
-            assert hand > 0
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            cells[s.pit] -= s.count
-            if s.to == OFF:
-                outside += s.count
-            else:
-                cells[s.to] += s.count
-        elif s.kind == "place":
-            cells[s.pit] += 1
-            outside -= 1
-        assert min(cells) >= 0
-    assert hand == 0
-    return cells, outside
-
-
-def play(g, move):
-    before, outside = g.cells(), g.outside()
-    tr = g.play(move)
-    assert replay(before, outside, tr) == (g.cells(), g.outside())
-    return steps(tr)
 
 
 def game(pits, stores=(0, 0), to_move=0, state="", **options):

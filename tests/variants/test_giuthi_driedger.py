@@ -5,28 +5,9 @@ Default board 2x8: player 0 owns pits 0..7, player 1 pits 8..15; pit i faces 15-
 import pytest
 
 import mancala
+from tracesteps import board, dropped as drops, kinds, relays, takes
 
 STORE0, STORE1 = 16, 17
-
-
-def drops(trace):
-    return [s.pit for s in trace if s.kind == "drop"]
-
-
-def relays(trace):
-    return [(s.pit, s.count) for s in trace if s.kind == "relay"]
-
-
-def takes(trace):
-    return [(s.pit, s.count, s.to) for s in trace if s.kind == "take"]
-
-
-def kinds(trace):
-    return [s.kind for s in trace]
-
-
-def board(p0, p1):
-    return list(p0) + list(p1)
 
 
 def test_default_board_is_two_rows_of_eight_with_six():

@@ -8,6 +8,7 @@ import pytest
 
 import mancala
 from mancala import MoveInProgress
+from tracesteps import cell_name as name, position
 
 # The whole game of the source (Fig. 1-4, moves II-XX), one move per entry.  Each
 # handful: how it was picked up (lift / relay / take of the holes captured), how
@@ -51,10 +52,6 @@ FINAL = {"a12": 1, "a10": 3, "a9": 1, "a8": 1, "a7": 2, "a6": 5, "a5": 2, "a4": 
          "d3": 1, "d8": 1, "c12": 1}
 
 
-def name(g, pit):
-    return g.move_name(pit)
-
-
 def handfuls(g, trace):
     """A trace as [kind, holes, men, holes dropped into]: takes of one capture are one handful."""
     out = []
@@ -82,14 +79,6 @@ def expected(text):
         kind, holes, men = head.split()
         out.append([kind, holes.split("+"), int(men), drops.split()])
     return out
-
-
-def position(g, holes):
-    """Pits with the named holes filled, e.g. {"b6": 2}."""
-    pits = [0] * g.n_pits
-    for hole, men in holes.items():
-        pits[g.parse_move(hole)] = men
-    return pits
 
 
 def game(holes, to_move=0, **options):

@@ -4,55 +4,17 @@ Rules and decisions: docs/variants/kalah.md (source 003 · KALAH).
 Board (6 pits per row): pits 0-5 player 0 (A-F = b1..g1), 6-11 player 1 (a-f = g2..b2);
 player 0's store is cell 12 (between pits 5 and 6), player 1's cell 13 (between 11 and 0).
 """
+from functools import partial
+
 import pytest
 
 import mancala
+from tracesteps import checked_play, dropped as drops, kinds, new_game, takes
 
 S0, S1 = 12, 13
 
-
-def kinds(trace):
-    return [s.kind for s in trace]
-
-
-def drops(trace):
-    return [s.pit for s in trace if s.kind == "drop"]
-
-
-def takes(trace):
-    return [(s.pit, s.count, s.to) for s in trace if s.kind == "take"]
-
-
-def replay(pits, stores, trace):
-    """Apply the trace's seed movements to the position before the move (the trace must be complete)."""
-    cells = list(pits) + list(stores)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            cells[s.pit] -= s.count
-            hand += s.count
-        elif s.kind == "drop":
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            cells[s.pit] -= s.count
-            assert s.to >= 0, "Kalah takes seeds only into a store"
-            cells[s.to] += s.count
-        assert min(cells) >= 0
-    assert hand == 0
-    n = len(pits)
-    return cells[:n], cells[n:]
-
-
-def game(pits, stores=(0, 0), to_move=0, **options):
-    return mancala.Game("kalah", pits=list(pits), stores=list(stores), to_move=to_move, **options)
-
-
-def play(g, move):
-    before_pits, before_stores = g.pits, g.stores
-    trace = g.play(move)
-    assert replay(before_pits, before_stores, trace) == (g.pits, g.stores)
-    return trace
+game = partial(new_game, "kalah")
+play = partial(checked_play, into=(S0, S1))   # Kalah takes seeds only into a store
 
 
 # --- the source's worked example -------------------------------------------------------------

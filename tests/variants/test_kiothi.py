@@ -9,75 +9,11 @@ Board: pits 0-9 player 0 (A-J), 10-19 player 1 (a-j); pit i faces 19-i; the pris
 import pytest
 
 import mancala
+from tracesteps import END, PASS, drop, drops, lift, place, play_steps as play, relay, take
 
 S0, S1 = 20, 21
 OFF = mancala.OFF
 START = [0, 0, 0, 0, 5, 5, 5, 5, 5, 5] * 2
-
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drop(p):
-    return ("drop", p, 1, -1)
-
-
-def drops(*pits):
-    return [drop(p) for p in pits]
-
-
-def relay(p, n):
-    return ("relay", p, n, -1)
-
-
-def take(p, n, to):
-    return ("take", p, n, to)
-
-
-def place(p):
-    return ("place", p, 1, -1)
-
-
-END = ("end", -1, 0, -1)
-PASS = ("pass", -1, 0, -1)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
-
-
-def replay(cells, outside, trace):
-    cells = list(cells)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            assert cells[s.pit] == s.count
-            cells[s.pit] = 0
-            hand += s.count
-        elif s.kind == "drop":
-            assert hand > 0
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            cells[s.pit] -= s.count
-            if s.to == OFF:
-                outside += s.count
-            else:
-                cells[s.to] += s.count
-        elif s.kind == "place":
-            cells[s.pit] += 1
-            outside -= 1
-        assert min(cells) >= 0
-    assert hand == 0
-    return cells, outside
-
-
-def play(g, move):
-    before, outside = g.cells(), g.outside()
-    tr = g.play(move)
-    assert replay(before, outside, tr) == (g.cells(), g.outside())
-    return steps(tr)
 
 
 def game(p0, p1, stores=(0, 0), to_move=0, unmoved=""):

@@ -5,82 +5,19 @@ Rules and decisions: docs/variants/kombe.md (source 004 · 6 - LAMU, KOMBE).
 Board 4x8 numbered as Omweso: player 0's A-H = pits 0-7 (back, from his left), I-P =
 pits 8-15 (front, from his right); player 1's a-p = 16-31.  Marked pits: O, P, o, p.
 """
+from functools import partial
+
 import pytest
 
 import mancala
 from mancala import MoveInProgress, Step
+from tracesteps import drop, drops, lift, play_steps as play, printed, relay, side_of, take
 
-HAND = mancala.HAND
-LETTERS = "ABCDEFGHIJKLMNOP"
-
-
-def side(**counts):
-    row = [0] * 16
-    for name, n in counts.items():
-        row[LETTERS.index(name.upper())] = n
-    return row
-
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drop(p):
-    return ("drop", p, 1, -1)
-
-
-def drops(*pits):
-    return [drop(p) for p in pits]
-
-
-def relay(p, n):
-    return ("relay", p, n, -1)
-
-
-def take(p, n, to=HAND):
-    return ("take", p, n, to)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
-
-
-def replay(cells, trace):
-    cells = list(cells)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            assert cells[s.pit] == s.count
-            cells[s.pit] = 0
-            hand += s.count
-        elif s.kind == "drop":
-            assert hand > 0
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            cells[s.pit] -= s.count
-            if s.to == HAND:
-                hand += s.count
-            else:
-                cells[s.to] += s.count
-    assert hand == 0
-    return cells
-
-
-def play(g, move):
-    before = g.cells()
-    tr = g.play(move)
-    assert replay(before, tr) == g.cells()
-    return steps(tr)
+side = partial(side_of, 16)   # one player's pits from letters: side(H=2, J=1), either case
 
 
 def game(p0, p1, name="kombe"):
     return mancala.Game(name, pits=p0 + p1)
-
-
-def printed(rows):
-    back1, front1, front0, back0 = rows
-    return list(back0) + list(reversed(front0)) + list(reversed(back1)) + list(front1)
 
 
 def test_diagram_f_start():

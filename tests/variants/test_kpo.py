@@ -6,22 +6,8 @@ Stewart Culin). Pits 0-11 in the two-row ring; player p's store is cell 12 + p.
 import pytest
 
 import mancala
+from tracesteps import END, PASS, drop, lift, make_play, steps, take
 
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drop(p):
-    return ("drop", p, 1, -1)
-
-
-def take(p, n, to):
-    return ("take", p, n, to)
-
-
-PASS = ("pass", -1, 0, -1)
-END = ("end", -1, 0, -1)
 
 OWNERS = {
     2: [0] * 6 + [1] * 6,
@@ -30,39 +16,8 @@ OWNERS = {
 }
 
 
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
-
-
-def replay(pits, stores, trace):
-    """Apply the trace's seed movements to a copy of the position (checks the trace is complete)."""
-    cells = list(pits) + list(stores)
-    hand = 0
-    for s in trace:
-        if s.kind == "lift":
-            cells[s.pit] -= s.count
-            hand += s.count
-        elif s.kind == "drop":
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            cells[s.pit] -= s.count
-            assert s.to >= 12, "Kpo takes seeds only into a store"
-            cells[s.to] += s.count
-        else:
-            assert s.kind in ("pass", "end"), s
-        assert min(cells) >= 0
-    assert hand == 0
-    return cells[:12], cells[12:]
-
-
-def play(pits, move, stores=None, to_move=0, players=2):
-    if stores is None:
-        stores = [0] * players
-    g = mancala.Game("kpo", pits=list(pits), stores=list(stores), to_move=to_move, players=players)
-    tr = g.play(move)
-    assert replay(pits, stores, tr) == (g.pits, g.stores)
-    return g, steps(tr)
+# Seeds are taken only into a store (player p's is cell 12 + p); sowing never relays.
+play = make_play("kpo", into=range(12, 16), only=("lift", "drop", "take", "pass", "end"))
 
 
 # ----- boards for 2, 3 and 4 players --------------------------------------

@@ -6,59 +6,11 @@ Board: pits 0-6 player 0 (A-G = wells No. 1-7), 7-13 player 1 (a-g); homes are c
 import pytest
 
 import mancala
+from tracesteps import END, PASS, drop, lift, make_play, relay, steps, take
 
 H0, H1 = 14, 15
 
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drop(p):
-    return ("drop", p, 1, -1)
-
-
-def relay(p, n):
-    return ("relay", p, n, -1)
-
-
-def take(p, n, to):
-    return ("take", p, n, to)
-
-
-PASS = ("pass", -1, 0, -1)
-END = ("end", -1, 0, -1)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
-
-
-def replay(pits, stores, trace):
-    """Apply the trace's seed movements to a copy of the position (checks the trace is complete)."""
-    cells = list(pits) + list(stores)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            cells[s.pit] -= s.count
-            hand += s.count
-        elif s.kind == "drop":
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            cells[s.pit] -= s.count
-            assert s.to >= 0, "Mankaleh takes pebbles only into a home"
-            cells[s.to] += s.count
-        assert min(cells) >= 0
-    assert hand == 0
-    return cells[:14], cells[14:]
-
-
-def play(pits, move, stores=(0, 0), to_move=0):
-    g = mancala.Game("mankaleh", pits=list(pits), stores=list(stores), to_move=to_move)
-    tr = g.play(move)
-    assert replay(pits, stores, tr) == (g.pits, g.stores)
-    return g, steps(tr)
+play = make_play("mankaleh", into=(H0, H1))   # Mankaleh takes pebbles only into a home
 
 
 # ----- the board ---------------------------------------------------------

@@ -9,32 +9,14 @@ import pytest
 
 import mancala
 from mancala import MoveInProgress
+from tracesteps import cell_name as name, named_steps as steps, pit_of, position
 
 P_STORE, Q_STORE = 32, 33
-
-
-def name(g, pit):
-    return g.move_name(pit) if pit < g.n_pits else "store%d" % (pit - g.n_pits)
-
-
-def steps(g, trace):
-    return [(s.kind, name(g, s.pit)) + ((s.count,) if s.kind != "drop" else ()) for s in trace]
-
-
-def position(g, holes):
-    pits = [0] * g.n_pits
-    for hole, men in holes.items():
-        pits[g.parse_move(hole)] = men
-    return pits
 
 
 def game(holes, to_move=0, variant="maruba", stores=None, **options):
     g = mancala.Game(variant, **options)
     return mancala.Game(variant, pits=position(g, holes), stores=stores, to_move=to_move, **options)
-
-
-def pit_of(move):
-    return move[0] if isinstance(move, tuple) else move
 
 
 START = {}

@@ -5,32 +5,9 @@ Board 2x10: player 0 owns pits 0..9, player 1 pits 10..19; pit i faces 19-i.
 import pytest
 
 import mancala
+from tracesteps import board, dropped as drops, kinds, relays, skipped as skips, takes
 
 STORE0, STORE1 = 20, 21
-
-
-def drops(trace):
-    return [s.pit for s in trace if s.kind == "drop"]
-
-
-def relays(trace):
-    return [(s.pit, s.count) for s in trace if s.kind == "relay"]
-
-
-def takes(trace):
-    return [(s.pit, s.count, s.to) for s in trace if s.kind == "take"]
-
-
-def skips(trace):
-    return [s.pit for s in trace if s.kind == "skip"]
-
-
-def kinds(trace):
-    return [s.kind for s in trace]
-
-
-def board(p0, p1):
-    return list(p0) + list(p1)
 
 
 AFTER_OPENING = board([0, 3, 3, 0, 3, 3, 0, 3, 3, 1], [3, 0, 3, 3, 0, 3, 3, 0, 3, 3])

@@ -3,26 +3,13 @@
 Rules and decisions: docs/variants/mongale.md (source 004 · 7 - MOMBASA, MONGALE).
 Board 4x8 numbered as Omweso: A-H = pits 0-7, I-P = 8-15 (front, from the right).
 """
+from functools import partial
+
 import mancala
+from tracesteps import printed, side_of, steps
 
 HAND = mancala.HAND
-LETTERS = "ABCDEFGHIJKLMNOP"
-
-
-def side(**counts):
-    row = [0] * 16
-    for name, n in counts.items():
-        row[LETTERS.index(name.upper())] = n
-    return row
-
-
-def printed(rows):
-    back1, front1, front0, back0 = rows
-    return list(back0) + list(reversed(front0)) + list(reversed(back1)) + list(front1)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
+side = partial(side_of, 16)   # one player's pits from letters: side(H=2, J=1), either case
 
 
 def test_diagram_g_start():

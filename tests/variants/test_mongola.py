@@ -8,10 +8,7 @@ import pytest
 
 import mancala
 from mancala import MoveInProgress
-
-
-def name(g, pit):
-    return g.move_name(pit)
+from tracesteps import cell_name as name
 
 
 def steps(g, trace):

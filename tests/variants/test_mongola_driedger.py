@@ -6,68 +6,12 @@ Rules and decisions: docs/variants/mongola-driedger.md (source 004 · 8 - CONGO,
 Board 4x7: player 0's back row A-G = pits 0-6 (from his left), front row H-N = 7-13
 (from his right); player 1's a-n = 14-27; front pit i faces 34-i.
 """
+from functools import partial
+
 import mancala
+from tracesteps import drops, lift, play_steps as play, relay, side_of, skip, steps, take
 
-HAND = mancala.HAND
-LETTERS = "ABCDEFGHIJKLMN"
-
-
-def side(**counts):
-    row = [0] * 14
-    for name, n in counts.items():
-        row[LETTERS.index(name.upper())] = n
-    return row
-
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drops(*pits):
-    return [("drop", p, 1, -1) for p in pits]
-
-
-def skip(p):
-    return ("skip", p, 0, -1)
-
-
-def relay(p, n):
-    return ("relay", p, n, -1)
-
-
-def take(p, n, to=HAND):
-    return ("take", p, n, to)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
-
-
-def replay(cells, trace):
-    cells = list(cells)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            assert cells[s.pit] == s.count
-            cells[s.pit] = 0
-            hand += s.count
-        elif s.kind == "drop":
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            cells[s.pit] -= s.count
-            hand += s.count if s.to == HAND else 0
-            if s.to != HAND:
-                cells[s.to] += s.count
-    assert hand == 0
-    return cells
-
-
-def play(g, move):
-    before = g.cells()
-    tr = g.play(move)
-    assert replay(before, tr) == g.cells()
-    return steps(tr)
+side = partial(side_of, 14)   # one player's pits from letters: side(H=2, J=1), either case
 
 
 def game(p0, p1):

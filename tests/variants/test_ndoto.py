@@ -5,28 +5,9 @@ Board 2x8: player 0 owns pits 0..7, player 1 pits 8..15; pit i faces 15-i.
 import pytest
 
 import mancala
+from tracesteps import board, dropped as drops, kinds, relays, takes
 
 STORE0, STORE1 = 16, 17
-
-
-def drops(trace):
-    return [s.pit for s in trace if s.kind == "drop"]
-
-
-def relays(trace):
-    return [(s.pit, s.count) for s in trace if s.kind == "relay"]
-
-
-def takes(trace):
-    return [(s.pit, s.count, s.to) for s in trace if s.kind == "take"]
-
-
-def kinds(trace):
-    return [s.kind for s in trace]
-
-
-def board(p0, p1):
-    return list(p0) + list(p1)
 
 
 def test_start_position():

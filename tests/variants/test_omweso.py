@@ -8,88 +8,19 @@ Board 4x8: player 0's back row A-H = pits 0-7 (from his left), front row I-P = p
 8-15 (from his right); player 1's a-p = pits 16-31 the same way.  Front pit i faces
 39-i; the marked (reverse) pits are O, P and o, p.
 """
+from functools import partial
+
 import pytest
 
 import mancala
 from mancala import MoveInProgress, Step
+from tracesteps import (
+    END, PASS, board, drop, drops, lift, play_steps as play, printed, relay, side_of, steps,
+    take,
+)
 
-HAND = mancala.HAND
 PLAIN = dict(race="none")     # straight into play, player 0 first
-LETTERS = "ABCDEFGHIJKLMNOP"
-
-
-def side(**counts):
-    """One player's 16 pits from letters: side(H=2, J=1) (upper or lower case)."""
-    row = [0] * 16
-    for name, n in counts.items():
-        row[LETTERS.index(name.upper())] = n
-    return row
-
-
-def board(p0, p1):
-    return p0 + p1
-
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drop(p):
-    return ("drop", p, 1, -1)
-
-
-def drops(*pits):
-    return [drop(p) for p in pits]
-
-
-def relay(p, n):
-    return ("relay", p, n, -1)
-
-
-def take(p, n, to=HAND):
-    return ("take", p, n, to)
-
-
-PASS = ("pass", -1, 0, -1)
-END = ("end", -1, 0, -1)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
-
-
-def replay(cells, outside, trace):
-    """Apply a trace to the cells; the hand must be empty at the end."""
-    cells = list(cells)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            assert cells[s.pit] == s.count
-            cells[s.pit] = 0
-            hand += s.count
-        elif s.kind == "drop":
-            assert hand > 0
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            assert cells[s.pit] >= s.count
-            cells[s.pit] -= s.count
-            if s.to == HAND:
-                hand += s.count
-            else:
-                cells[s.to] += s.count
-        elif s.kind == "place":
-            cells[s.pit] += s.count
-            outside -= s.count
-    assert hand == 0
-    return cells, outside
-
-
-def play(g, move):
-    before, outside = g.cells(), g.outside()
-    tr = g.play(move)
-    assert replay(before, outside, tr) == (g.cells(), g.outside())
-    return steps(tr)
+side = partial(side_of, 16)   # one player's pits from letters: side(H=2, J=1), either case
 
 
 def game(p0, p1, to_move=0, name="omweso", **options):
@@ -97,16 +28,6 @@ def game(p0, p1, to_move=0, name="omweso", **options):
 
 
 # ----- board, diagrams, options ---------------------------------------------
-
-
-def printed(rows):
-    """A diagram as the source prints it (top row first, as the bottom player sees it) -> pits."""
-    back1, front1, front0, back0 = rows
-    n = len(back0)
-    p0 = list(back0) + list(reversed(front0))
-    p1 = list(reversed(back1)) + list(front1)
-    assert len(p0) == 2 * n
-    return p0 + p1
 
 
 def test_diagram_c_two_in_every_pit_is_the_default():

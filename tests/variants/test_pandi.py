@@ -8,60 +8,12 @@ Board: pits 0-6 player 0 "A" (A-G; his holes No. 1-7 = pits 0-6), pits 7-13 play
 import pytest
 
 import mancala
+from tracesteps import END, drop, lift, make_play, relay, steps, take
 
 S0, S1 = 14, 15
 
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drop(p):
-    return ("drop", p, 1, -1)
-
-
-def relay(p, n):
-    return ("relay", p, n, -1)
-
-
-def take(p, n, to):
-    return ("take", p, n, to)
-
-
-END = ("end", -1, 0, -1)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
-
-
-def replay(cells, trace):
-    cells = list(cells)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            assert cells[s.pit] == s.count
-            cells[s.pit] = 0
-            hand += s.count
-        elif s.kind == "drop":
-            assert s.pit < 14, "store houses are never sown"
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            assert s.to in (S0, S1)
-            cells[s.pit] -= s.count
-            cells[s.to] += s.count
-        assert min(cells) >= 0
-    assert hand == 0
-    return cells
-
-
-def play(pits, move, stores=(0, 0), to_move=0, variant="pandi", **options):
-    g = mancala.Game(variant, pits=list(pits), stores=list(stores), to_move=to_move, **options)
-    before = g.cells()
-    tr = g.play(move)
-    assert replay(before, tr) == g.cells()
-    return g, steps(tr)
+# Seeds are taken only into the store houses, which are never sown.
+play = make_play("pandi", into=(S0, S1), never_sown=(S0, S1))
 
 
 def test_start_position():

@@ -8,23 +8,9 @@ holds 7, 6, ..., 1 marbles in the sowing (counter-clockwise) order.
 import pytest
 
 import mancala
+from tracesteps import END, drop, lift, steps
 
 START = [7, 6, 5, 4, 3, 2, 1, 7, 6, 5, 4, 3, 2, 1]
-
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drop(p):
-    return ("drop", p, 1, -1)
-
-
-END = ("end", -1, 0, -1)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
 
 
 def test_start_position():

@@ -5,64 +5,17 @@ Board: pits 0-6 player 0 "A" (A-G), 7-13 player 1 "B" (a-g), each from the owner
 Clockwise = down the pit numbers. Player 0's home is cell 14, between pit 0 and pit 13;
 player 1's home is cell 15, between pit 7 and pit 6.
 """
+from functools import partial
+
 import pytest
 
 import mancala
+from tracesteps import END, EXTRA, PASS, drop, lift, make_play, relay, replay_cells, steps, take
 
 H0, H1 = 14, 15
 
-
-def lift(p, n):
-    return ("lift", p, n, -1)
-
-
-def drop(p):
-    return ("drop", p, 1, -1)
-
-
-def relay(p, n):
-    return ("relay", p, n, -1)
-
-
-def take(p, n, to):
-    return ("take", p, n, to)
-
-
-EXTRA = ("extra_turn", -1, 0, -1)
-PASS = ("pass", -1, 0, -1)
-END = ("end", -1, 0, -1)
-
-
-def steps(trace):
-    return [(s.kind, s.pit, s.count, s.to) for s in trace]
-
-
-def replay(cells, trace):
-    cells = list(cells)
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            assert cells[s.pit] == s.count
-            cells[s.pit] = 0
-            hand += s.count
-        elif s.kind == "drop":
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            assert s.to >= 0
-            cells[s.pit] -= s.count
-            cells[s.to] += s.count
-        assert min(cells) >= 0
-    assert hand == 0
-    return cells
-
-
-def play(pits, move, stores=(0, 0), to_move=0, **options):
-    g = mancala.Game("sunca", pits=list(pits), stores=list(stores), to_move=to_move, **options)
-    before = g.cells()
-    tr = g.play(move)
-    assert replay(before, tr) == g.cells()
-    return g, steps(tr)
+replay = partial(replay_cells, into=(H0, H1))   # seeds are taken only into a home
+play = make_play("sunca", into=(H0, H1))
 
 
 def test_start_position():

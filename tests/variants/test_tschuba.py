@@ -8,18 +8,7 @@ import pytest
 
 import mancala
 from mancala import MoveInProgress
-
-
-def name(g, pit):
-    return g.move_name(pit) if pit < g.n_pits else "store%d" % (pit - g.n_pits)
-
-
-def steps(g, trace):
-    return [(s.kind, name(g, s.pit)) + ((s.count,) if s.kind != "drop" else ()) for s in trace]
-
-
-def pit_of(move):
-    return move[0] if isinstance(move, tuple) else move
+from tracesteps import cell_name as name, named_steps as steps, pit_of
 
 
 # Fig. 6, II 1-2: Q's opening move from c-6, handful by handful, up to the last man
