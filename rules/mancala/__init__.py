@@ -16,5 +16,6 @@ from .game import Mancala, Outcome
 from .registry import Game, variants, variant_info
 from .position import to_text, from_text
 from .stepwise import MoveInProgress
+from .match import Match
 
 __version__ = "0.1.0"

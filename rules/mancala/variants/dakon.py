@@ -2,13 +2,17 @@
 
 Relay sowing through one's own store, another move after ending in it, capture
 across from an empty cup of one's own row - and an opening in which both
-players sow at once.  Sunca (variants/sunca.py) is this game sown clockwise.
+players sow at once.  Between the rounds of a match the cups a player cannot
+fill lie fallow (closed pits).  Sunca (variants/sunca.py) is this game sown
+clockwise.
 """
 from ..game import Mancala, RELAY_LAST
+from ..errors import PositionError
 from ..trace import LIFT, EXTRA, PASS
+from ..closed import ClosedPits
 
 
-class Dakon(Mancala):
+class Dakon(ClosedPits):
     id = "dakon"
     title = "Dakon"
     pits_per_row = 7
@@ -17,6 +21,9 @@ class Dakon(Mancala):
     relay = RELAY_LAST
     extra_turn_in_store = True
     options = (("pits_per_row", 7, range(3, 10)), ("seeds", 7, range(1, 10)))
+
+    def _start(self, fresh):
+        self._last = -1     # who made the last move, when a finished round is read from text
 
     def _start_pit(self, player):
         """The cup a player's opening handful comes from: the first of his row in the sowing direction."""
@@ -90,3 +97,71 @@ class Dakon(Mancala):
                 tr.add(PASS)
             return
         self._finish(tr, "every seed is in a store")
+
+    # ----- matches (docs/variants/dakon.md, "Matches") --------------------
+
+    def _sowing_row(self, player):
+        """The player's cups in sowing order, from his starting cup: the beginning holes first."""
+        a = self._start_pit(player)
+        d = self.direction
+        return [a + d * i for i in range(self.pits_per_row)]
+
+    def last_mover(self):
+        """The player who made the last move (-1 if unknown): he finished last."""
+        if self._hist:
+            return self._hist[-1][2]
+        return self._last
+
+    def _state_fields(self):
+        out = ClosedPits._state_fields(self)
+        if self._over is not None and self.last_mover() >= 0:
+            out.append("last=%d" % self.last_mover())
+        return out
+
+    def _field_names(self):
+        return "closed, last"
+
+    def _load_more_fields(self, fields):
+        last = fields.pop("last", None)
+        if last is not None:
+            if last not in ("0", "1") or self._over is None:
+                raise PositionError("%s: last=0 or last=1 says who finished a round that is over, not %r" % (
+                    self.title, last))
+            self._last = int(last)
+
+    def _match_standing(self, match):
+        """Seeds each player holds: his cups and his shed."""
+        b = self._b
+        return [sum(b[i] for i in self.side(p)) + b[self.n_pits + p] for p in (0, 1)]
+
+    def _round_result(self, match):
+        from ..rounds import carried_result, fixed_first
+        held = self.stores      # every seed is in a shed when a round is over
+        short = [p for p in (0, 1) if held[p] < self.seeds]
+        r = carried_result(self, match, held, short, "cannot fill a single cup")
+        last = self.last_mover()
+        if last >= 0:
+            return fixed_first(r, last, "he finished last")
+        if r.winner is not None:
+            return fixed_first(r, r.winner, "he won the round (who finished last is not known)")
+        return r
+
+    def _next_round(self, match, result, first, choices):
+        from ..rounds import no_choices, options_of, refill
+        no_choices(self.title, choices)
+        pits = [0] * self.n_pits
+        stores = [0, 0]
+        closed = []
+        for p in (0, 1):
+            # The cups nearest the shed are filled first; the beginning holes lie fallow.
+            order = self._sowing_row(p)
+            order.reverse()
+            counts, unfilled, left = refill(result.points[p], self.seeds, order, self.n_pits)
+            for i in order:
+                pits[i] = counts[i]
+            stores[p] = left
+            closed.extend(unfilled)
+        g = self.__class__(pits=pits, stores=stores, to_move=first, **options_of(self))
+        if closed:
+            g.set_closed(closed)
+        return g

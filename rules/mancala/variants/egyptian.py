@@ -21,3 +21,5 @@ class EgyptianAdvanced(Lane):
     title = "Egyptian Mankalah (advanced mode)"
     two_seed_rule = False
     options = (("setup", "wise", ("wise", "even")),)
+    # The match is won by gains of sixty with 24 more than the other's (see the doc's Matches).
+    match_options = (("target", 60, range(1, 10000)), ("lead", 24, range(0, 10000)))

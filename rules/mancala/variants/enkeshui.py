@@ -326,12 +326,19 @@ class Enkeshui(Staged):
     makes_bulls = True          # rule 2: a handful ending on three makes a bull
 
     def _initial(self, b):
-        row = _ROWS[self.pits_per_row]
+        row = self._start_row()
         n = self.pits_per_row
         for i in range(n):
-            c = row[i] if self.zeros == "left" else row[n - 1 - i]
-            b[i] = c
-            b[n + i] = c
+            b[i] = row[i]
+            b[n + i] = row[i]
+
+    def _start_row(self):
+        """A row of the start, from its owner's left."""
+        row = _ROWS[self.pits_per_row]
+        if self.zeros == "left":
+            return row
+        n = len(row)
+        return tuple(row[n - 1 - i] for i in range(n))
 
     def total_seeds(self):
         return 48
@@ -587,6 +594,55 @@ class Enkeshui(Staged):
                 else:
                     to = self.owner(i)
                 self._take(i, n2 + to, tr)
+
+    # ----- series (docs/variants/enkeshui.md, "Matches") -------------------
+    # series="carry": the cows each player won are put back from the right,
+    # a surplus leaves the game, and a player who cannot fill his right-hand
+    # boma loses.  series="count": `games` games, one point a win.
+
+    match_options = (("series", "carry", ("carry", "count")), ("games", 5, range(1, 100)))
+
+    def _match_standing(self, match):
+        if match.series == "count":
+            return [0, 0]
+        b = self._b
+        return [sum(b[i] for i in self.side(p)) + b[self.n_pits + p] + self._hand[p] for p in (0, 1)]
+
+    def _round_result(self, match):
+        from ..rounds import carried_result, series_result
+        if match.series == "count":
+            return series_result(self, match, 1, match.games)
+        s = self.stores     # the round's leftovers and bulls have gone to the stores
+        row = self._start_row()
+        full = sum(row)
+        need = 0
+        for c in row:       # the right-hand boma: the last of the start row that holds cows
+            if c:
+                need = c
+        short = [p for p in (0, 1) if s[p] < need]
+        r = carried_result(self, match, [min(s[p], full) for p in (0, 1)], short, "cannot fill his right-hand boma")
+        r.off = max(0, s[0] - full) + max(0, s[1] - full)
+        return r
+
+    def _next_round(self, match, result, first, choices):
+        from ..rounds import fresh_round, no_choices, options_of
+        no_choices(self.title, choices)
+        if match.series == "count":
+            return fresh_round(self, first)
+        row = self._start_row()
+        n = self.pits_per_row
+        pits = [0] * self.n_pits
+        for p in (0, 1):
+            left = result.points[p]
+            for i in range(n - 1, -1, -1):     # from the right-hand boma leftwards
+                c = min(row[i], left)
+                pits[p * n + i] = c
+                left -= c
+        g = self.__class__(pits=pits, stores=[0, 0], to_move=first, **options_of(self))
+        if g._stages():
+            # Each round opens as a new game does (advance moves, racing start).
+            g._load_state_fields({"setup": "0.0", "first": str(first)})
+        return g
 
     # ----- notation and reasons -----------------------------------------
 

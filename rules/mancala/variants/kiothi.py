@@ -182,3 +182,22 @@ class Kiothi(Staged):
         last, before = self._first_end(move)
         return "sowing %s would end in your own boma %s, which already holds %d: a move may not end in an occupied boma of your own" % (
             self._pit_name(move), self._pit_name(last), before)
+
+    # ----- series (docs/variants/kiothi.md, "Matches") -----------------------
+    # `games` games; a win counts one, the supreme victory (a margin of two)
+    # counts `supreme` (some tribes two, some as many as ten).
+
+    match_options = (("games", 5, range(1, 100)), ("supreme", 2, range(1, 11)))
+
+    def _match_standing(self, match):
+        return [0, 0]
+
+    def _round_result(self, match):
+        from ..rounds import series_result
+        s = self.stores
+        return series_result(self, match, match.supreme if abs(s[0] - s[1]) == 2 else 1, match.games)
+
+    def _next_round(self, match, result, first, choices):
+        from ..rounds import fresh_round, no_choices
+        no_choices(self.title, choices)
+        return fresh_round(self, first)

@@ -413,6 +413,29 @@ class Lane(Mancala):
         return self._parse_pit(text)
 
 
+    # ----- matches (docs/variants/lane.md, "Matches") ---------------------
+    # Each board's winner gains the excess of his seeds over the other's; the
+    # first whose gains reach `target` (and lead the other's by `lead`) wins.
+
+    match_options = (("target", 60, range(1, 10000)), ("lead", 0, range(0, 10000)))
+
+    def _match_standing(self, match):
+        return [0, 0]
+
+    def _round_result(self, match):
+        from ..rounds import fixed_first, summed_result
+        s = self.stores
+        r = summed_result(self, match, abs(s[0] - s[1]), match.target, match.lead)
+        if r.winner is not None:
+            fixed_first(r, r.winner, "the gainer begins the next board, the loser distributes")
+        return r
+
+    def _next_round(self, match, result, first, choices):
+        from ..rounds import fresh_round, no_choices
+        no_choices(self.title, choices)
+        return fresh_round(self, first)
+
+
 class Syrian(Lane):
     id = "syrian"
     title = "Syrian Mancala"

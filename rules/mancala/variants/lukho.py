@@ -144,3 +144,23 @@ class Lukho(Enkeshui):
             return "Lukho's execution phase has no choices: player %d must move %s, the leftmost pit holding stones" % (
                 self.to_move, self.move_name(legal[0]))
         return "%r is not a move now" % (move,)
+
+    # ----- sets (docs/variants/lukho.md, "Matches") ----------------------------
+
+    match_options = (("games", 12, range(1, 100)),)
+
+    def _match_standing(self, match):
+        return [0, 0]
+
+    def _round_result(self, match):
+        from ..rounds import series_result
+        pts = self.round_points()
+        s = self.stores
+        if match.round == 1 and pts and abs(s[0] - s[1]) == 2:
+            pts = 12        # the first game of a set won by a bull
+        return series_result(self, match, pts, match.games)
+
+    def _next_round(self, match, result, first, choices):
+        from ..rounds import fresh_round, no_choices
+        no_choices(self.title, choices)
+        return fresh_round(self, first)

@@ -13,6 +13,7 @@ class PallamKuzhi(Pandi):
     seeds = 4
     take_opposite = False
     options = (("pits_per_row", 7, range(3, 10)), ("seeds", 4, range(1, 10)))
+    shortfall = "cannot fill a single cup"   # rule 8: the match is over
 
     def _no_moves(self, tr):
         self._finish(tr, "player %d has no seeds to move" % self.to_move)

@@ -11,13 +11,14 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from ..game import Mancala, RELAY_LIMIT
+from ..game import RELAY_LIMIT
 from ..trace import LIFT, RELAY
+from ..closed import ClosedPits
 
 _FOUR = const(4)
 
 
-class Pandi(Mancala):
+class Pandi(ClosedPits):
     id = "pandi"
     title = "Pandi"
     pits_per_row = 7
@@ -29,7 +30,7 @@ class Pandi(Mancala):
     def _move(self, pit, tr):
         p = self.to_move
         b = self._b
-        n_pits = self.n_pits
+        succ = self._succ     # the next open hole (closed shops are passed over)
         n = b[pit]
         b[pit] = 0
         if tr is not None:
@@ -41,9 +42,7 @@ class Pandi(Mancala):
                 # The engine's fours rule leaves a four made by the last seed to
                 # the variant: here it is a calf like any other (rule 7).
                 self._four_made(last, tr)
-            nxt = last + 1
-            if nxt == n_pits:
-                nxt = 0
+            nxt = succ[last]
             n = b[nxt]
             if not n:
                 self._capture_beyond(nxt, p, tr)
@@ -60,9 +59,7 @@ class Pandi(Mancala):
 
     def _capture_beyond(self, empty, player, tr):
         """The move stopped at the empty hole `empty`: win the hole beyond it (and its opposite)."""
-        beyond = empty + 1
-        if beyond == self.n_pits:
-            beyond = 0
+        beyond = self._succ[empty]
         if not self._b[beyond]:
             return    # two empty holes: nothing is won (rule 6)
         store = self.n_pits + player
@@ -74,3 +71,36 @@ class Pandi(Mancala):
         # The player to move has nothing to play with: the round is over and the
         # other player keeps what is on his side (decision 8).
         self._finish(tr, "player %d has no stones to move" % self.to_move)
+
+    # ----- matches (docs/variants/pandi.md, "Matches") --------------------
+
+    shortfall = "cannot fill a single hole"
+
+    def _match_standing(self, match):
+        """Stones each player holds: his holes and his store house."""
+        b = self._b
+        return [sum(b[i] for i in self.side(p)) + b[self.n_pits + p] for p in (0, 1)]
+
+    def _round_result(self, match):
+        from ..rounds import carried_result
+        held = self.stores      # the round's leftovers have gone to the stores
+        short = [p for p in (0, 1) if held[p] < self.seeds]
+        return carried_result(self, match, held, short, self.shortfall)
+
+    def _next_round(self, match, result, first, choices):
+        from ..rounds import no_choices, options_of, refill
+        no_choices(self.title, choices)
+        pits = [0] * self.n_pits
+        stores = [0, 0]
+        closed = []
+        for p in (0, 1):
+            # Holes are filled from No. 1 on; the last ones (7th, then 6th...) are closed.
+            counts, unfilled, left = refill(result.points[p], self.seeds, self.side(p), self.n_pits)
+            for i in self.side(p):
+                pits[i] = counts[i]
+            stores[p] = left
+            closed.extend(unfilled)
+        g = self.__class__(pits=pits, stores=stores, to_move=first, **options_of(self))
+        if closed:
+            g.set_closed(closed)
+        return g
