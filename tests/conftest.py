@@ -13,6 +13,15 @@ if _TESTS_DIR not in sys.path:
 
 import mpvm  # noqa: E402
 
+# In CI, property tests draw the same examples every run: a red run must mean a
+# change broke something, not that a new random seed was drawn.  Locally they
+# explore new examples each run (and remember failures in .hypothesis/).
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    _hypothesis_settings.load_profile("ci")
+
 
 @pytest.fixture(scope="session")
 def micropython():

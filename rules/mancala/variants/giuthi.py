@@ -9,13 +9,11 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from ..game import RELAY_LAST
+from ..game import RELAY_LAST, RELAY_LIMIT
 from ..errors import PositionError
 from ..trace import LIFT, RELAY, EXTRA
 from ..closed import ClosedPits
 
-# The engine's limit on relays within one move (docs/rules.md, "Endless relays").
-_RELAY_LIMIT = const(1000)
 
 
 class Giuthi(ClosedPits):
@@ -44,7 +42,7 @@ class Giuthi(ClosedPits):
             tr.add(LIFT, pit, n)
         c = pit
         crossed = False
-        for _ in range(_RELAY_LIMIT):
+        for lap in range(RELAY_LIMIT):
             while n:
                 c = step[c]
                 b[c] += 1
@@ -53,8 +51,8 @@ class Giuthi(ClosedPits):
                     tr.drop(c)
                 if c < lo or c >= hi:
                     crossed = True
-            if b[c] == 1:
-                break
+            if b[c] == 1 or lap == RELAY_LIMIT - 1:
+                break                   # (an endless relay stops where it is: docs/rules.md)
             # An occupied pit: lift it and sow back the other way.
             n = b[c]
             b[c] = 0

@@ -6,11 +6,9 @@ except ImportError:  # CPython
         return x
 
 from ..errors import PositionError
-from ..game import Mancala, RELAY_LAST
+from ..game import Mancala, RELAY_LAST, RELAY_LIMIT
 from ..trace import LIFT, RELAY, EXTRA, PASS, SKIP
 
-# The engine's limit on relays within one move (docs/rules.md, "Endless relays").
-_RELAY_LIMIT = const(1000)
 _TWO = const(2)
 
 
@@ -55,7 +53,7 @@ class Mbothe(Mancala):
         if tr is not None:
             tr.add(LIFT, pit, n)
         c = pit
-        for _ in range(_RELAY_LIMIT):
+        for lap in range(RELAY_LIMIT):
             while n:
                 c += 1
                 if c == n_pits:
@@ -72,12 +70,12 @@ class Mbothe(Mancala):
                     tr.drop(c)
             if b[c] == 1:
                 break
+            if lap == RELAY_LIMIT - 1:
+                return False            # an endless relay stops where it is (docs/rules.md)
             n = b[c]
             b[c] = 0
             if tr is not None:
                 tr.add(RELAY, c, n)
-        else:
-            return False
         opp = n_pits - 1 - c
         if lo <= c < hi and b[opp] == _TWO:
             self._take(opp, n_pits + p, tr)

@@ -318,10 +318,10 @@ class Omweso(Staged):
                 self._record.append("r" if d < 0 else "n")
         origin = pit
         first = self._next(pit, d)
-        for _ in range(RELAY_LIMIT):
+        for lap in range(RELAY_LIMIT):
             last, asleep = self._sow_hand(origin, k, p, d, tr)
-            if asleep:
-                break
+            if asleep or lap == RELAY_LIMIT - 1:
+                break                         # (an endless relay stops where it is: docs/rules.md)
             cap = self._can_capture(last, p)
             if d < 0:
                 # A reverse handful goes on (clockwise) until it captures.
