@@ -14,8 +14,23 @@ from .errors import RulesError, UnknownVariantError, NoRulesError, PositionError
 from .trace import Trace, Step, HAND, OFF
 from .game import Mancala, Outcome
 from .registry import Game, variants, variant_info
-from .position import to_text, from_text
-from .stepwise import MoveInProgress
-from .match import Match
 
 __version__ = "0.1.0"
+
+# Loaded on first use, so that a board playing one game keeps only the engine
+# and its variant in memory (module __getattr__ works on MicroPython too).
+_LAZY = {
+    "to_text": "position", "from_text": "position",
+    "MoveInProgress": "stepwise",
+    "Match": "match",
+    "best_move": "search",
+}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError("module 'mancala' has no attribute %r" % name)
+    value = getattr(__import__("mancala." + module, None, None, (name,)), name)
+    globals()[name] = value
+    return value
