@@ -1,0 +1,11 @@
+# Freezing Sowlight into a MicroPython firmware image, for a board that should
+# boot with everything in flash (optional: `mpremote cp` deploys need none of it):
+#
+#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/sowlight/firmware/manifest.py
+#
+# Paths are relative to this file.  main.py and board.json still go on the
+# filesystem (docs/firmware.md).
+include("$(PORT_DIR)/boards/manifest.py")
+require("neopixel")                         # micropython-lib: the LED strip driver
+package("sowlight_fw", base_path=".")
+package("mancala", base_path="../rules")

@@ -1,0 +1,1083 @@
+"""The board's controller: a pure state machine between the sensors, the buttons, the link and the LEDs.
+
+    c = Controller(board)                    # board: config.check()/load() result
+    c.feed_observation(values, now_ms)       # one scan of the sensors, a value per board cell
+    c.press("confirm", now_ms)               # confirm | undo | hint | menu (a long press on confirm)
+    reply = c.command({"type": "undo"}, now_ms)
+    c.tick(now_ms)                           # time passes (blinking, settling)
+    c.frame                                  # bytearray: the colour role of each board cell (colours.py)
+    c.records, c.outbox                      # journal records and link messages to send; the shell empties them
+
+It never touches hardware and never blocks, except for a hint search (bounded
+by `hint_ms`).  Times are `time.ticks_ms()` values (compared with ticks_diff,
+so they may wrap).  docs/firmware.md describes the states and colours.
+
+States (`c.state`):
+
+- "menu"        choose a variant (or self-test, calibration): undo/hint step, confirm chooses
+- "setup"       put the seeds out: cells lit NEED want seeds, REMOVE want fewer (load cells
+                flash how many); occupancy boards then wait for confirm, load cells start by themselves
+- "await_lift"  the player to move's legal pits lit in their colour; the hint pit green
+- "sowing"      a move in progress: the next step lit (drop, lift again, take + where to),
+                drops the sensors cannot see as a dim trail, alternatives blinking at a choice
+- "turn_over"   the move is complete in the rules but its last drops cannot be seen: their trail
+                stays lit with the next player's pits, until the next player lifts
+- "over"        the winner's side lit in their colour (a draw: both sides blink)
+- "error"       every cell flashes red; confirm goes back
+- "self_test", "calibrating"   the app drives the LEDs and sensors itself
+
+`c.mismatch` is set on top of the play states when the board, once still,
+disagrees with what it should hold: the cells at fault flash (NEED/REMOVE
+with ERROR).  It clears itself when the board is put right; confirm instead
+overrules the sensors of those cells (they stop being compared until they
+agree again); undo takes the move back.
+"""
+import mancala
+from mancala.errors import RulesError, IllegalMoveError
+
+from . import config as _config
+from . import display
+from .follow import Follower
+from .observe import Observer
+
+try:
+    from time import ticks_diff
+except ImportError:  # CPython
+    def ticks_diff(a, b):
+        return a - b
+
+MENU_STATE = "menu"
+SETUP = "setup"
+AWAIT = "await_lift"
+MOVE = "sowing"
+TURN_OVER = "turn_over"
+OVER = "over"
+ERROR_STATE = "error"
+SELF_TEST = "self_test"
+CALIBRATING = "calibrating"
+_PLAY = (AWAIT, MOVE, TURN_OVER)
+
+BUTTONS = ("confirm", "undo", "hint", "menu")
+SERVICE_ITEMS = ("self_test", "calibrate")
+
+DEFAULTS = {
+    "debounce_ms": 150,      # a cell's reading must hold this long to count
+    "settle_ms": 800,        # the board must be still this long before a disagreement is flashed
+    "noisy_changes": 6,      # a reading that changes this often ...
+    "noisy_ms": 1500,        # ... without once holding still for debounce_ms in this long is noise
+    "blink_ms": 250,         # half a blink, and one beat of a count
+    "hint_ms": 1000,         # time budget of a hint search
+    "hint_depth": 16,        # its deepest ply (bounds its memory: one frame and one undo entry a ply)
+    "hint_nodes": 30000,     # and its node count
+    "hints": False,          # hints shown from the start
+    "brightness": 255,       # LED level 0-255, scaled by the config's brightness cap
+    "lookahead": 400,        # steps looked ahead for what the hands did
+    "variant": "oware",      # the menu starts here
+}
+
+_MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (the frame limit is 4 KB)
+_MAX_MSG = 160               # error texts on the link are at most this long
+
+
+class SettingsError(ValueError):
+    """An unknown controller setting, or a value of the wrong kind."""
+
+
+class CommandError(ValueError):
+    """A link command that cannot be carried out; `code` is the protocol's error code."""
+
+    def __init__(self, code, msg):
+        ValueError.__init__(self, msg)
+        self.code = code
+        self.msg = msg
+
+
+def _now_ms():
+    try:
+        from time import ticks_ms
+        return ticks_ms()
+    except ImportError:  # CPython
+        import time
+        return int(time.monotonic() * 1000)
+
+
+def fitting_variants(board, names=None):
+    """The playable variants whose board fits this one (docs/config.md, cell_map)."""
+    out = []
+    for name in (names if names is not None else mancala.variants()):
+        info = mancala.variant_info(name)
+        if _config.cell_map(board, info["rows"], info["pits_per_row"], info["stores_sown"]) is not None:
+            out.append(info["id"])
+    return out
+
+
+def _jsonable(move):
+    if isinstance(move, tuple):
+        return [_jsonable(x) for x in move]
+    return move
+
+
+def _tuplify(move):
+    if isinstance(move, list):
+        return tuple(_tuplify(x) for x in move)
+    return move
+
+
+class Controller:
+    def __init__(self, board, game_factory=None, clock=None, settings=None, variants=None, next_game=1, now_ms=0):
+        s = dict(DEFAULTS)
+        for k in (settings or {}):
+            if k not in DEFAULTS:
+                raise SettingsError("unknown controller setting %r; the settings are %s" % (k, ", ".join(sorted(DEFAULTS))))
+            if type(settings[k]) is not type(DEFAULTS[k]):
+                raise SettingsError("setting %s must be like %r, not %r" % (k, DEFAULTS[k], settings[k]))
+            s[k] = settings[k]
+        self.settings = s
+        self.board = board
+        self.cells = n = board.cells
+        self.factory = game_factory or mancala.Game
+        self.clock = clock
+        self.counting = board.sensor_kind == "hx711"
+        self.sensed = bytearray(n)
+        for c in range(n):
+            if board.cell_sensors[c] is not None:
+                self.sensed[c] = 1
+        self.masked = bytearray(n)          # sensors overruled by a confirm
+        self.observer = Observer(n, s["debounce_ms"], s["settle_ms"], s["noisy_changes"], now_ms, s["noisy_ms"])
+        self.follower = Follower(n, self.counting)
+        self.variants = list(variants) if variants is not None else fitting_variants(board)
+        self.menu_items = self.variants + list(SERVICE_ITEMS)
+        # Outputs.
+        self.frame = bytearray(n)
+        self.roles = bytearray(n)
+        self.alt = bytearray(b"\xff" * n)
+        self.cnt = bytearray(n)
+        self._shown = bytearray(2 * n)
+        self.records = []
+        self.outbox = []
+        self.service_request = None         # "self_test" or "calibrate" when the menu asks the app for it
+        # The game.
+        self.state = MENU_STATE
+        self._back = None                   # the state the menu returns to
+        self.game = None
+        self.game_no = None
+        self.variant = None
+        self.options = {}
+        self.ply = -1                       # journal ply of the game's last record
+        self.next_game = next_game
+        self.gmap = ()
+        self.hints = s["hints"]
+        self.brightness = s["brightness"]
+        self.menu_index = self.variants.index(s["variant"]) if s["variant"] in self.variants else 0
+        self.mismatch = False
+        self.wrong = []                     # cells flashing during a mismatch
+        self._pending = False               # the board disagrees; flash once it is still
+        self.trail = bytearray(n)           # turn over: seeds still to drop where sensors cannot see
+        self._trail_lit = False
+        self.selected = 0                   # the alternative picked with hint at an unseen choice
+        self.error_text = None
+        self._resumed_setup = False
+        self._hold = False
+        self._back_from_error = MENU_STATE
+        self._service_back = MENU_STATE
+        self._hint_key = None
+        self._hint_due = False
+        self.hint_move = None
+        self.hint_result = None
+        self._tmp = [0] * n
+        self.now = now_ms
+        self._show()
+        self.render(now_ms)
+
+    # ================================================================ inputs
+
+    def feed_observation(self, values, now_ms):
+        """One scan of the sensors: a value per board cell (0/1 or a count; -1 unknown/hand; None unsensed)."""
+        self.now = now_ms
+        changed = self.observer.feed(values, now_ms)
+        if self.observer.events:
+            self._noise_events()   # which sensors count changes what agrees: look again
+            changed = True
+        if changed:
+            self._observed(now_ms)
+        else:
+            self._check_quiet(now_ms)
+            self._idle()
+        self.render(now_ms)
+
+    def tick(self, now_ms):
+        """Time passes with no new reading."""
+        self.now = now_ms
+        changed = self.observer.settle(now_ms)
+        if self.observer.events:
+            self._noise_events()
+            changed = True
+        if changed:
+            self._observed(now_ms)
+        else:
+            self._check_quiet(now_ms)
+            self._idle()
+        return self.render(now_ms)
+
+    def _idle(self):
+        # Nothing happened: a good moment for the work a move's end leaves, one piece a
+        # scan: the next move's traces, then the hint search (up to hint_ms).
+        mv = self.follower.mv
+        if mv is not None and mv.building():
+            mv.build_one()
+        elif self._hint_due:
+            self._update_hint()
+            self._refresh()
+
+    def press(self, button, now_ms):
+        """A button press: confirm, undo, hint, or menu (a long press on confirm)."""
+        if button not in BUTTONS:
+            raise ValueError("unknown button %r: buttons are %s" % (button, ", ".join(BUTTONS)))
+        self.now = now_ms
+        st = self.state
+        if button == "menu":
+            self._toggle_menu()
+        elif st == MENU_STATE:
+            self._menu_button(button)
+        elif st == SETUP:
+            if button == "confirm":
+                self._overrule(self._setup_wrong())
+                self._start_play()
+            elif button == "hint":
+                self.hints = not self.hints
+        elif st in _PLAY:
+            self._play_button(button, now_ms)
+        elif st == OVER:
+            try:
+                if button == "confirm":
+                    self.new_game(self.variant, self.options)
+                elif button == "undo":
+                    self._undo_move()
+            except (CommandError, RulesError) as e:
+                self._log("info", str(e))
+        elif st == ERROR_STATE:
+            if button == "confirm":
+                self.recover()
+        self._refresh()
+        self.render(now_ms)
+
+    def command(self, msg, now_ms=None):
+        """A link request (a dict with "type"); returns the reply: {"type": "ok", ...} or {"type": "error", ...}."""
+        if now_ms is None:
+            now_ms = _now_ms()
+        self.now = now_ms
+        t = msg.get("type")
+        try:
+            if t == "get_state":
+                return self.state_message()
+            if t == "new_game":
+                variant = msg.get("variant")
+                options = msg.get("options") or {}
+                if not isinstance(variant, str) or not isinstance(options, dict):
+                    raise CommandError("bad_payload", "new_game needs a variant name and an options object")
+                self.new_game(variant, options)
+                reply = {"type": "ok", "game": self.game_no}
+            elif t == "set_pos":
+                self.set_position(msg.get("pos"))
+                reply = {"type": "ok"}
+            elif t == "undo":
+                if self.game is None:
+                    raise CommandError("no_game", "there is no game to take a move back in: start one first")
+                if self.state == MOVE:
+                    self._abandon_move("taken back from the link")
+                else:
+                    self._undo_move()
+                reply = {"type": "ok", "ply": self.ply}
+            elif t == "hint":
+                on = msg.get("on")
+                if not isinstance(on, bool):
+                    raise CommandError("bad_payload", "hint needs on: true or false")
+                self.hints = on
+                self._update_hint()
+                reply = {"type": "ok"}
+            elif t == "brightness":
+                level = msg.get("level")
+                if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= 255:
+                    raise CommandError("out_of_range", "brightness level must be 0 to 255, not %r" % (level,))
+                self.brightness = level
+                reply = {"type": "ok"}
+            elif t == "press":
+                button = msg.get("button")
+                if button not in BUTTONS:
+                    raise CommandError("bad_payload", "press needs a button: one of %s" % ", ".join(BUTTONS))
+                self.press(button, now_ms)
+                reply = {"type": "ok"}
+            elif t in ("self_test", "calibrate"):
+                raise CommandError("unsupported", "%s is run by the board's app, not the controller" % t)
+            else:
+                raise CommandError("unknown_type", "the board does not carry out %r" % (t,))
+        except CommandError as e:
+            return self._error(e.code, e.msg)
+        except RulesError as e:
+            code = "bad_variant" if t == "new_game" and isinstance(e, (mancala.UnknownVariantError, mancala.NoRulesError)) \
+                else "bad_option" if t == "new_game" else "bad_position"
+            return self._error(code, str(e))
+        self._refresh()
+        self.render(now_ms)
+        if t in ("new_game", "set_pos", "undo"):
+            self.outbox.append(self.state_message())
+        return reply
+
+    # ================================================================ games
+
+    def new_game(self, variant, options=None, pos=None):
+        """Start a game (ends the one in progress in the journal); the board then shows the set-up."""
+        options = dict(options or {})
+        game = self._make(variant, options, pos)
+        ident = getattr(game, "id", variant)
+        self._gmap(game)      # refuses a game whose board does not fit, saying which board it needs
+        if ident not in self.variants:
+            raise CommandError("bad_variant", "this board has no %s: it plays %s" % (ident, ", ".join(self.variants)))
+        self._end_abandoned()
+        self._resumed_setup = False
+        self.game_no = self.next_game
+        self.next_game += 1
+        self.ply = -1
+        self.variant = ident
+        self.options = options
+        rec = {"kind": "start", "variant": ident, "options": options}
+        if pos is not None:
+            rec["pos"] = self._pos(game)
+        self._record(rec)
+        self._begin(game)
+        self.state = SETUP
+        self._clear_marks()
+        self._log("info", "new game %d: %s" % (self.game_no, ident))
+
+    def set_position(self, pos):
+        if self.game is None:
+            raise CommandError("no_game", "there is no game to set a position in: start one first")
+        if not isinstance(pos, dict) or not isinstance(pos.get("pits"), list):
+            raise CommandError("bad_position", "pos must be an object with pits, stores and to_move")
+        game = self._make(self.variant, self.options, pos)
+        self._record({"kind": "setpos", "pos": self._pos(game)})
+        self._begin(game)
+        self.state = OVER if game.is_over() else AWAIT
+        self._clear_marks()
+        self._update_hint()
+
+    def resume(self, game_no, records, now_ms=None):
+        """Rebuild a game from its journal records (after a reset); True when it could."""
+        if game_no >= self.next_game:
+            self.next_game = game_no + 1
+        game = None
+        variant = None
+        options = {}
+        moves = 0
+        last = -1
+        try:
+            for r in records:
+                k = r["kind"]
+                last = r["ply"]
+                if k == "start":
+                    variant = r["variant"]
+                    options = r.get("options") or {}
+                    game = self._make(variant, options, r.get("pos"))
+                elif k == "move":
+                    game.play(_tuplify(r["move"]))
+                    moves += 1
+                elif k == "undo":
+                    game.undo()
+                    moves += 1
+                elif k == "setpos":
+                    game = self._make(variant, options, r["pos"])
+                    moves += 1
+        except (RulesError, KeyError, TypeError, AttributeError) as e:
+            self._log("error", "game %d cannot be resumed (%s): choose a game" % (game_no, e))
+            return False
+        if game is None:
+            return False
+        self.game_no = game_no
+        self.variant = getattr(game, "id", variant)
+        self.options = options
+        self.ply = last
+        self._begin(game)
+        self._clear_marks()
+        if game.is_over():
+            self.state = OVER
+        elif moves == 0:
+            self.state = SETUP
+            self._resumed_setup = True
+        else:
+            self.state = AWAIT
+            self._update_hint()
+        self._log("info", "resumed game %d at ply %d" % (game_no, last))
+        self._refresh()
+        self.render(self.now if now_ms is None else now_ms)
+        return True
+
+    def fail(self, text):
+        """Something outside the controller failed (storage, a sensor bus): show the error pattern."""
+        if self.state != ERROR_STATE:
+            self._back_from_error = self.state
+        self.state = ERROR_STATE
+        self.error_text = text
+        self._log("error", text)
+        self._refresh()
+
+    def recover(self):
+        if self.state == ERROR_STATE:
+            self.state = getattr(self, "_back_from_error", MENU_STATE) or MENU_STATE
+            self.error_text = None
+            self._refresh()
+
+    def enter_service(self, which):
+        """The app runs self-test or calibration: the controller stands aside."""
+        self._service_back = self.state
+        self.state = SELF_TEST if which == "self_test" else CALIBRATING
+        self._refresh()
+
+    def leave_service(self):
+        self.state = getattr(self, "_service_back", MENU_STATE)
+        if self.state in (SELF_TEST, CALIBRATING):
+            self.state = MENU_STATE
+        self._refresh()
+
+    # ================================================================ messages
+
+    def state_message(self):
+        g = self.game
+        f = self.follower
+        expect = None
+        if g is not None and self.state in (MOVE, TURN_OVER) or self.mismatch:
+            nxt = self._next_step()
+            if nxt is not None:
+                expect = [nxt.kind, nxt.pit, nxt.count, nxt.to]
+        phase = "mismatch" if self.mismatch else self.state
+        if phase == MENU_STATE and g is None:
+            phase = "idle"
+        if phase == MOVE and f.mv is not None and self._choice_here():
+            phase = "choice"
+        msg = {"type": "state", "game": self.game_no if g is not None else None,
+               "variant": self.variant if g is not None else None,
+               "pos": self._pos(g) if g is not None else None, "ply": self.ply if self.ply >= 0 else 0,
+               "phase": phase, "expect": expect, "hint": self.hints, "brightness": self.brightness}
+        if g is not None:
+            msg["options"] = self.options
+        return msg
+
+    def lit(self):
+        """The cells lit and their roles, as the `leds` message says them."""
+        return display.lit(self)
+
+    # ================================================================ the LED frame
+
+    def render(self, now_ms, out=None):
+        """The frame at time now_ms (blinking applied), into `out` or self.frame; True if self.frame changed."""
+        return display.render(self, now_ms, out)
+
+    # ================================================================ internals: observations
+
+    def _observed(self, now):
+        self._hold = False
+        st = self.state
+        if st == SETUP:
+            self._setup_check()
+        elif st in _PLAY:
+            self._follow(now)
+        self._refresh()
+
+    def _check_quiet(self, now):
+        if self._pending and self.state in _PLAY and self.observer.quiet(now):
+            self._pending = False
+            self._flag_mismatch()
+            self._refresh()
+
+    def _noise_events(self):
+        ev = self.observer.events
+        while ev:
+            c, noisy = ev.pop(0)
+            if noisy:
+                self._log("warn", "the sensor of cell %d keeps changing: it is ignored until it holds still" % c)
+            else:
+                self._log("info", "the sensor of cell %d holds still again" % c)
+        self._update_care()
+
+    def _update_care(self):
+        care = self.follower.care
+        noisy = self.observer.noisy
+        for c in range(self.cells):
+            care[c] = 1 if (self.sensed[c] and not self.masked[c] and not noisy[c] and self._mapped(c)) else 0
+
+    def _mapped(self, c):
+        return c in self.gmap
+
+    def _follow(self, now):
+        """Find what the hands did; advance; or note that the board disagrees."""
+        f = self.follower
+        obs = self.observer.stable
+        self._unmask(obs)
+        for _ in range(8 if not self._hold else 0):   # a commit may uncover the next player's lift
+            if f.mv is None:
+                self._settled()
+                return
+            depth, steps, ambiguous = f.lookahead(obs, self.settings["lookahead"])
+            if depth == 0:
+                self._settled()
+                return
+            if depth is None:
+                break
+            for s in steps:
+                self._advance(s)
+            if steps:
+                self._progress()
+                self._unmask(obs)
+            if ambiguous:
+                # The board matches more than one way the hands could have gone: wait.
+                self._settled()
+                return
+        if f.mv is not None and f.bad(obs, f.counts) == 0:
+            self._settled()
+            return
+        if f.mv is not None and self.state == MOVE:
+            stop = f.next_lift_after_stop(obs) if f.mv.can_stop() else None
+            if stop is not None:
+                self._commit(None)
+                self._follow(now)
+                return
+            # Seeds put back where they were: the move in progress is taken back.
+            start = f.load(self.game.cells(), self._tmp)
+            if f.bad(obs, start) == 0:
+                self._abandon_move("the seeds are back where the move started", False)
+                self._settled()
+                return
+        if self.mismatch:
+            self._flag_mismatch()   # the cells at fault may have changed
+        else:
+            self._pending = True
+            self._check_quiet(now)
+
+    def _settled(self):
+        self._pending = False
+        if self.mismatch:
+            self.mismatch = False
+            self.wrong = []
+            self._log("info", "the board agrees again")
+            self.outbox.append(self.state_message())
+
+    def _flag_mismatch(self):
+        f = self.follower
+        obs = self.observer.stable
+        wrong = f.disagreeing(obs)
+        if not wrong:
+            self._settled()
+            return
+        first = not self.mismatch
+        self.mismatch = True
+        self.wrong = wrong
+        if first:
+            nxt = self._next_step()
+            c = wrong[0]
+            msg = {"type": "step", "game": self.game_no, "ply": self.ply + 1, "ev": "mismatch",
+                   "cell": self._game_cell(c), "i": f.index,
+                   "expect": [nxt.kind, nxt.pit, nxt.count, nxt.to] if nxt is not None else None}
+            self.outbox.append(msg)
+            self._log("warn", self._explain(wrong, obs))
+            self.outbox.append(self.state_message())
+
+    def _explain(self, wrong, obs):
+        """Why the board disagrees, in words, for the log."""
+        f = self.follower
+        g = self.game
+        parts = []
+        for c in wrong:
+            k = f.counts[c]
+            o = obs[c]
+            gc = self._game_cell(c)
+            name = g.move_name(gc) if 0 <= gc < g.n_pits else ("store %d" % (gc - g.n_pits) if gc >= 0 else "cell %d" % c)
+            if self.counting:
+                parts.append("%s holds %d, should hold %d" % (name, o, k))
+            else:
+                parts.append("%s looks %s, should be %s" % (name, "empty" if o == 0 else "full", "empty" if k == 0 else "full"))
+        text = "; ".join(parts)
+        nxt = self._next_step()
+        if self.state in (AWAIT, TURN_OVER):
+            for c in wrong:
+                gc = self._game_cell(c)
+                if 0 <= gc < g.n_pits and obs[c] == 0 and f.counts[c] > 0:
+                    why = self._why_not(gc)
+                    if why:
+                        text += " (%s)" % why
+                        break
+        elif nxt is not None and nxt.kind == "take":
+            text += " (take the captured seeds first: %s)" % g.move_name(nxt.pit)
+        return text
+
+    def _why_not(self, pit):
+        g = self.game
+        for m in (pit, (pit, 1)):
+            try:
+                g.copy().play(m)
+            except IllegalMoveError as e:
+                if m == pit or "direction" not in str(e):
+                    return str(e)
+            except Exception:
+                return None
+        return None
+
+    def _unmask(self, obs):
+        """An overruled sensor that agrees again is trusted again."""
+        f = self.follower
+        changed = False
+        for c in range(self.cells):
+            if self.masked[c] and obs[c] >= 0:
+                k = f.counts[c]
+                if (k == obs[c]) if self.counting else ((k > 0) == (obs[c] > 0)):
+                    self.masked[c] = 0
+                    changed = True
+        if changed:
+            self._update_care()
+
+    def _overrule(self, cells):
+        for c in cells:
+            self.masked[c] = 1
+        if cells:
+            self._log("warn", "sensor%s of cell%s %s overruled by confirm" % (
+                "s" if len(cells) > 1 else "", "s" if len(cells) > 1 else "", ", ".join(str(c) for c in cells)))
+        self._update_care()
+
+    # ================================================================ internals: steps and moves
+
+    def _advance(self, s):
+        f = self.follower
+        f.advance(s)
+        if self._trail_lit:
+            self._clear_trail()
+        if self.state != MOVE:
+            self.state = MOVE
+        k = s.kind
+        if k == "drop" or k == "place":
+            ev = "dropped"
+        elif k in ("lift", "relay", "take"):
+            ev = "lifted"
+        else:
+            return
+        msg = {"type": "step", "game": self.game_no, "ply": self.ply + 1, "ev": ev, "cell": s.pit, "i": f.index - 1}
+        if self.counting and ev == "lifted":
+            msg["n"] = s.count
+        self.outbox.append(msg)
+
+    def _progress(self):
+        """After steps were made: pass markers, end the move if nothing more can come or be seen."""
+        f = self.follower
+        f.skip_markers()
+        if f.mv.done():
+            self._commit(None)
+            return
+        run, ends = f.forced_run(self.settings["lookahead"])
+        if not ends or not run:
+            return
+        tmp = self._tmp
+        for c in range(self.cells):
+            tmp[c] = f.counts[c]
+        for s in run:
+            if f.visible(tmp, s):
+                return
+            f.apply(tmp, s)
+        # The rest of the move is forced and the sensors cannot see any of it:
+        # it is complete as far as the board can ever know.  Its drops stay lit.
+        trail = self.trail
+        for c in range(self.cells):
+            trail[c] = 0
+        for s in run:
+            if s.kind == "drop":
+                b = self.gmap[s.pit]
+                if b >= 0 and trail[b] < 255:
+                    trail[b] += 1
+            f.advance(s)
+        self._trail_lit = True
+        self._commit(trail)
+
+    def _commit(self, trail):
+        """The move is made: play it, journal it, tell the link, expect the next one."""
+        f = self.follower
+        g = self.game
+        player = g.to_move
+        move = f.mv.move()
+        trace = None
+        for p in f.mv.paths():
+            if p[0] == move and len(p[1]) == f.index:
+                trace = p[1]
+                break
+        # The move's trace is known already: the fast path makes the same move
+        # without tracing it again (MoveInProgress.finish would play it traced).
+        g.push(move)
+        rec = {"kind": "move", "player": player, "move": _jsonable(move), "name": g.move_name(move)}
+        self._record(rec)
+        msg = {"type": "move", "game": self.game_no, "ply": self.ply, "player": player, "move": rec["move"],
+               "name": rec["name"], "trace": None, "pos": self._pos(g)}
+        if len(trace) <= _MAX_TRACE_STEPS:
+            msg["trace"] = [[s.kind, s.pit, s.count, s.to] for s in trace]
+        self.outbox.append(msg)
+        f.start(g, self.gmap, lazy=True)
+        self.selected = 0
+        if trail is None:
+            self._clear_trail()
+        if g.is_over():
+            o = g.outcome()
+            self._record({"kind": "end", "winner": o.winner, "scores": list(o.scores), "reason": o.reason})
+            self.state = OVER
+            self.outbox.append(self.state_message())
+        else:
+            self.state = TURN_OVER if trail is not None else AWAIT
+            self._hint_due = self.hints      # searched while the board is idle, not in this step
+
+    def _abandon_move(self, why, hold=True):
+        self.follower.start(self.game, self.gmap)
+        self.state = AWAIT
+        self.selected = 0
+        self._log("info", "move in progress abandoned: " + why)
+        self._update_hint()
+        if hold:
+            self._recheck()
+
+    def _recheck(self):
+        """After undo: what the sensors see now is not a move again (it is what was taken
+        back); it only shows what to put right, until the board changes."""
+        self._hold = True
+        self.mismatch = False
+        self.wrong = []
+        self._follow(self.now)
+
+    def _undo_move(self):
+        g = self.game
+        if g is None:
+            raise CommandError("no_game", "there is no game to take a move back in")
+        if not g.moves_played():
+            raise CommandError("cannot_undo", "there is no move to take back")
+        g.undo()
+        self._record({"kind": "undo"})
+        self.follower.start(g, self.gmap)
+        self._clear_trail()
+        self.state = AWAIT
+        self.selected = 0
+        self._log("info", "move taken back: put the seeds back where the lights show")
+        self._update_hint()
+        self._recheck()
+
+    def _next_step(self):
+        f = self.follower
+        if f.mv is None:
+            return None
+        opts = f.first_steps() if f.index == 0 else f.mv.options()
+        return opts[0] if opts else None
+
+    def _choice_here(self):
+        run, ends = self.follower.forced_run(self.settings["lookahead"])
+        return not ends and len(self._alternatives(len(run))) > 1
+
+    def _alternatives(self, ahead):
+        """The distinct steps that may come `ahead` steps from now (where the traces part)."""
+        f = self.follower
+        j = f.index + ahead
+        out = []
+        for p in f.mv.paths():
+            st = p[1]
+            if j < len(st) and st[j] not in out:
+                out.append(st[j])
+        return out
+
+    def _stop_possible(self, ahead):
+        f = self.follower
+        j = f.index + ahead
+        for p in f.mv.paths():
+            if len(p[1]) == j:
+                return True
+        return False
+
+    # ================================================================ internals: buttons
+
+    def _toggle_menu(self):
+        if self.state == MENU_STATE:
+            if self._back is not None and self.game is not None:
+                self.state = self._back
+                self._back = None
+        elif self.state not in (SELF_TEST, CALIBRATING):
+            self._back = self.state
+            self.state = MENU_STATE
+            if self.variant in self.variants:
+                self.menu_index = self.variants.index(self.variant)
+
+    def _menu_button(self, button):
+        n = len(self.menu_items)
+        if button == "hint":
+            self.menu_index = (self.menu_index + 1) % n
+        elif button == "undo":
+            self.menu_index = (self.menu_index - 1) % n
+        elif button == "confirm":
+            item = self.menu_items[self.menu_index]
+            if item in SERVICE_ITEMS:
+                self.service_request = item
+                return
+            self._back = None
+            try:
+                self.new_game(item, {})
+            except (CommandError, RulesError) as e:
+                self._log("error", str(e))
+        self._log("info", "menu: %s" % self.menu_items[self.menu_index])
+
+    def _play_button(self, button, now):
+        f = self.follower
+        if button == "undo":
+            if self.state == MOVE:
+                self._abandon_move("undo pressed")
+            else:
+                try:
+                    self._undo_move()
+                except CommandError as e:
+                    self._log("info", e.msg)
+            return
+        if button == "hint":
+            if self.state != MOVE and len(self._unseen_lifts()) > 1:
+                self.selected += 1
+            elif self.state == MOVE and self._selecting():
+                self.selected += 1
+            else:
+                self.hints = not self.hints
+                self._update_hint()
+            return
+        # confirm
+        if self.mismatch:
+            self._overrule(self.wrong)
+            self.mismatch = False
+            self.wrong = []
+            self._follow(now)
+            return
+        if f.mv is None:
+            return
+        if self.state != MOVE:
+            unseen = self._unseen_lifts()
+            if unseen:
+                # A lift the sensors cannot see, confirmed by the player.
+                self._advance(unseen[self.selected % len(unseen)])
+                self.selected = 0
+                self._progress()
+            return
+        # "I did what the lights show": the drops the sensors cannot see are taken as made.
+        run, ends = f.forced_run(self.settings["lookahead"])
+        tmp = self._tmp
+        for c in range(self.cells):
+            tmp[c] = f.counts[c]
+        k = 0
+        for s in run:
+            if f.visible(tmp, s):
+                break
+            f.apply(tmp, s)
+            k += 1
+        for s in run[:k]:
+            self._advance(s)
+        if k < len(run) or ends:
+            self._progress()
+            return
+        alts = self._alternatives(0)
+        stop = self._stop_possible(0)
+        if self._selecting():
+            n = len(alts) + (1 if stop else 0)
+            pick = self.selected % n
+            self.selected = 0
+            if pick < len(alts):
+                self._advance(alts[pick])
+                self._progress()
+                return
+        if stop:
+            self._commit(None)   # the move ends here (what could follow is left undone)
+            return
+        self._progress()
+
+    def _unseen_lifts(self):
+        """The first steps of the move the sensors cannot see (a lift of a pit whose sensor is ignored)."""
+        f = self.follower
+        if f.mv is None or f.index != 0:
+            return []
+        return [s for s in f.first_steps() if s.kind == "lift" and not f.visible(f.counts, s)]
+
+    def _selecting(self):
+        """At a choice whose alternatives the sensors cannot tell apart: hint picks one, confirm takes it."""
+        f = self.follower
+        if f.mv is None or f.index == 0:
+            return False
+        run, ends = f.forced_run(self.settings["lookahead"])
+        if ends:
+            return False
+        tmp = self._tmp
+        for c in range(self.cells):
+            tmp[c] = f.counts[c]
+        for s in run:
+            if f.visible(tmp, s):
+                return False
+            f.apply(tmp, s)
+        # Any alternative the sensors cannot see makes it a pick: the hands cannot
+        # show that one, so hint picks it and confirm takes it (a visible one may
+        # still simply be done).
+        for s in self._alternatives(len(run)):
+            if not f.visible(tmp, s):
+                return True
+        return False
+
+    # ================================================================ internals: set-up
+
+    def _begin(self, game):
+        """Make `game` the one being played (its board fits: checked here)."""
+        gmap = self._gmap(game)
+        self.game = game
+        self.gmap = gmap
+        self.follower.start(game, gmap)
+        self._update_care()
+        self._hint_key = None
+        self.hint_move = None
+
+    def _make(self, variant, options, pos):
+        if pos is None:
+            return self.factory(variant, **options)
+        if not isinstance(pos, dict):
+            raise CommandError("bad_position", "pos must be an object with pits, stores and to_move")
+        pits = pos.get("pits")
+        stores = pos.get("stores")
+        if stores == []:
+            stores = None
+        return self.factory(variant, pits=pits, stores=stores, to_move=pos.get("to_move", 0), **options)
+
+    def _gmap(self, game):
+        b = self.board
+        cm = _config.cell_map(b, game.rows, game.pits_per_row, game.stores_sown)
+        if cm is None:
+            raise CommandError("bad_variant", "%s needs a %dx%d board%s; this board is %dx%d" % (
+                game.title, game.rows, game.pits_per_row, " with stores" if game.stores_sown else "",
+                b.rows, b.pits_per_row))
+        n = game.n_pits
+        gmap = [-1] * (n + game.players)
+        for i in range(n):
+            gmap[i] = cm[i]
+        for p in range(game.players):
+            if game.stores_sown:
+                gmap[n + p] = cm[n + p]
+            elif b.stores == 2 and b.pits == n and p < 2:
+                gmap[n + p] = b.pits + p      # captures go into the board's stores
+        return tuple(gmap)
+
+    def _game_cell(self, board_cell):
+        gm = self.gmap
+        for i in range(len(gm)):
+            if gm[i] == board_cell:
+                return i
+        return -1
+
+    def _setup_wrong(self):
+        f = self.follower
+        obs = self.observer.stable
+        return [c for c in range(self.cells) if f.care[c] and (obs[c] < 0 or not f.agrees(c, f.counts[c], obs[c]))]
+
+    def _setup_check(self):
+        # Load cells see every seed: the game starts by itself once the board is right.
+        if self.counting and not self._setup_wrong():
+            self._start_play()
+        elif self._resumed_setup:
+            # Back from a reset before the first move was journalled: the first move
+            # may be under way already (a full board that is being set up never is).
+            depth, steps, _ = self.follower.lookahead(self.observer.stable, self.settings["lookahead"])
+            if depth:
+                self._start_play()
+
+    def _start_play(self):
+        self._resumed_setup = False
+        self.state = AWAIT
+        self._log("info", "set-up complete: player %d to move" % self.game.to_move)
+        self.outbox.append(self.state_message())
+        self._update_hint()
+        self._follow(self.now)
+
+    def _end_abandoned(self):
+        g = self.game
+        if g is not None and not g.is_over():
+            self._record({"kind": "end", "winner": None, "scores": list(g.stores), "reason": "abandoned"})
+
+    # ================================================================ internals: hints
+
+    def _update_hint(self):
+        self._hint_due = False
+        g = self.game
+        if not self.hints or g is None or g.is_over() or self.state not in (AWAIT, TURN_OVER):
+            return
+        key = (self.game_no, self.ply)
+        if key == self._hint_key:
+            return
+        from mancala.search import best_move
+        s = self.settings
+        r = best_move(g, depth=s["hint_depth"], max_nodes=s["hint_nodes"], time_ms=s["hint_ms"])
+        self._hint_key = key
+        self.hint_move = r.best
+        self.hint_result = r
+
+    def _hint_cell(self):
+        m = self.hint_move
+        if m is None or self._hint_key != (self.game_no, self.ply):
+            return -1
+        pit = m if isinstance(m, int) else m[0]
+        if isinstance(pit, int) and 0 <= pit < len(self.gmap):
+            return self.gmap[pit]
+        for p in self.follower.ready().paths():
+            if p[0] == m:
+                return self.gmap[p[1][0].pit] if p[1] else -1
+        return -1
+
+    # ================================================================ internals: showing it
+
+    def _refresh(self):
+        self._show()
+        n = self.cells
+        shown = self._shown
+        changed = False
+        for c in range(n):
+            if shown[c] != self.roles[c] or shown[n + c] != self.alt[c]:
+                shown[c] = self.roles[c]
+                shown[n + c] = self.alt[c]
+                changed = True
+        if changed:
+            self.outbox.append({"type": "leds", "lit": self.lit(), "game": self.game_no})
+
+    def _show(self):
+        display.show(self)
+
+    # ================================================================ small helpers
+
+    def _clear_trail(self):
+        t = self.trail
+        for c in range(self.cells):
+            t[c] = 0
+        self._trail_lit = False
+
+    def _clear_marks(self):
+        self.mismatch = False
+        self.wrong = []
+        self._pending = False
+        self.selected = 0
+        self._clear_trail()
+        for c in range(self.cells):
+            self.masked[c] = 0
+        self._update_care()
+
+    def _record(self, rec):
+        self.ply += 1
+        rec["game"] = self.game_no
+        rec["ply"] = self.ply
+        if self.clock is not None:
+            t = self.clock()
+            if t is not None:
+                rec["t"] = t
+        self.records.append(rec)
+
+    def _pos(self, g):
+        return {"pits": g.pits, "stores": g.stores, "to_move": g.to_move}
+
+    def _log(self, level, text):
+        self.outbox.append({"type": "log", "level": level, "msg": text})
+
+    def _error(self, code, text):
+        if len(text) > _MAX_MSG:
+            text = text[:_MAX_MSG - 3] + "..."
+        return {"type": "error", "code": code, "msg": text}

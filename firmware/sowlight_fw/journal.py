@@ -1,0 +1,366 @@
+"""The board's journal: every game, record by record, on flash, until the laptop has it.
+
+One file per game (`g00000012.jnl` holds game 12), appended to and never
+rewritten while the game goes on.  A record is
+
+    offset  size
+    0       1     0xA7, the mark a record starts with
+    1       1     kind: 1 start, 2 move, 3 undo, 4 setpos, 5 end, 6 synced (the laptop's acknowledgement)
+    2       2     payload length n (little-endian, as every number here)
+    4       4     game number
+    8       2     ply: the record's number in its game (start is 0); for `synced`, the ply acknowledged
+    10      n     payload: a move in a few bytes (below), anything else compact JSON
+    10+n    4     CRC-32 of the bytes 0 .. 10+n-1
+
+A move's payload: player (1 byte); flags (bit 0: a time follows; bits 1-2: 0 =
+the move is a pit < 256 (1 byte), 1 = [pit, direction] (2 bytes: pit, 0 for
+clockwise or 1), 2 = anything else, as a length byte and JSON); then the move's
+name (length byte, ASCII); then the Unix time (4 bytes) if flagged.
+
+A power cut can tear only the record being appended.  At boot every file is
+read; a record whose mark, length or CRC is wrong is dropped and the file is
+rewritten with the intact records only (through a temporary file and a rename,
+so a second cut during the repair loses nothing more).  So a cut at any byte
+loses at most the record being written.
+
+Nothing is deleted until the laptop has acknowledged it (`synced` = `last`)
+and the game is over; when space runs low the oldest such games go first, and
+the newest game's file always stays (its number keeps game numbers from
+being reused).  docs/firmware.md gives the capacity per MB.
+"""
+import json
+import struct
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from .crc import crc32
+
+MAGIC = const(0xA7)
+_HEAD = const(10)
+_TAIL = const(4)
+MAX_PAYLOAD = const(2048)
+START = const(1)
+MOVE = const(2)
+UNDO = const(3)
+SETPOS = const(4)
+END = const(5)
+SYNC = const(6)
+KINDS = ("", "start", "move", "undo", "setpos", "end", "synced")
+_CODES = {"start": START, "move": MOVE, "undo": UNDO, "setpos": SETPOS, "end": END}
+
+PREFIX = "g"
+SUFFIX = ".jnl"
+RESERVE = const(16384)   # free bytes kept for the game in progress (4 littlefs blocks)
+
+
+class JournalError(ValueError):
+    """A journal request that cannot be met; `code` is the link protocol's error code."""
+
+    def __init__(self, code, msg):
+        ValueError.__init__(self, msg)
+        self.code = code
+        self.msg = msg
+
+
+# ----- one record ------------------------------------------------------------
+
+def _json(obj):
+    return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def encode(rec):
+    """The bytes of a record dict (kind, game, ply and the kind's fields)."""
+    kind = _CODES.get(rec.get("kind"))
+    if kind is None:
+        raise JournalError("internal", "a journal record of unknown kind %r" % (rec.get("kind"),))
+    return _frame(kind, rec["game"], rec["ply"], _payload(kind, rec))
+
+
+def _frame(kind, game, ply, payload):
+    if len(payload) > MAX_PAYLOAD:
+        raise JournalError("internal", "a journal record of %d bytes is too long (at most %d)" % (len(payload), MAX_PAYLOAD))
+    body = struct.pack("<BBHIH", MAGIC, kind, len(payload), game, ply) + payload
+    return body + struct.pack("<I", crc32(body) & 0xFFFFFFFF)
+
+
+def _payload(kind, rec):
+    if kind == MOVE:
+        return _move_payload(rec)
+    fields = {}
+    for k in rec:
+        if k not in ("kind", "game", "ply"):
+            fields[k] = rec[k]
+    return _json(fields)
+
+
+def _move_payload(rec):
+    move = rec["move"]
+    t = rec.get("t")
+    flags = 0 if t is None else 1
+    if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < 256:
+        mb = bytes((move,))
+    elif (isinstance(move, list) and len(move) == 2 and isinstance(move[0], int) and 0 <= move[0] < 256
+          and move[1] in (-1, 1)):
+        flags |= 2
+        mb = bytes((move[0], 1 if move[1] > 0 else 0))
+    else:
+        flags |= 4
+        js = _json(move)
+        if len(js) > 255:
+            raise JournalError("internal", "a move too long to journal: %r" % (move,))
+        mb = bytes((len(js),)) + js
+    name = rec.get("name", "").encode()
+    out = bytes((rec["player"], flags)) + mb + bytes((len(name),)) + name
+    if t is not None:
+        out += struct.pack("<I", t)
+    return out
+
+
+def decode(kind, ply, payload):
+    """The record dict (as the link sends it: ply, kind, fields) of a record's payload."""
+    if kind == MOVE:
+        rec = _decode_move(payload)
+    else:
+        rec = json.loads(bytes(payload)) if len(payload) else {}
+    rec["kind"] = KINDS[kind]
+    rec["ply"] = ply
+    return rec
+
+
+def _decode_move(p):
+    flags = p[1]
+    form = (flags >> 1) & 3
+    if form == 0:
+        move = p[2]
+        i = 3
+    elif form == 1:
+        move = [p[2], 1 if p[3] else -1]
+        i = 4
+    else:
+        n = p[2]
+        move = json.loads(bytes(p[3:3 + n]))
+        i = 3 + n
+    n = p[i]
+    name = bytes(p[i + 1:i + 1 + n]).decode()
+    rec = {"player": p[0], "move": move, "name": name}
+    if flags & 1:
+        rec["t"] = struct.unpack_from("<I", p, i + 1 + n)[0]
+    return rec
+
+
+def parse(data, i):
+    """The intact record at offset i: (kind, game, ply, payload_start, payload_end, next), or None."""
+    n = len(data)
+    if i + _HEAD + _TAIL > n or data[i] != MAGIC:
+        return None
+    kind = data[i + 1]
+    length = data[i + 2] | (data[i + 3] << 8)
+    end = i + _HEAD + length
+    if kind < START or kind > SYNC or length > MAX_PAYLOAD or end + _TAIL > n:
+        return None
+    if crc32(memoryview(data)[i:end]) & 0xFFFFFFFF != struct.unpack_from("<I", data, end)[0]:
+        return None
+    game, ply = struct.unpack_from("<IH", data, i + 4)
+    return kind, game, ply, i + _HEAD, end, end + _TAIL
+
+
+def file_name(game):
+    return "%s%08d%s" % (PREFIX, game, SUFFIX)
+
+
+# ----- the journal ----------------------------------------------------------------
+
+class GameInfo:
+    """What the journal knows of one game without keeping its records in memory."""
+
+    def __init__(self, game):
+        self.game = game
+        self.variant = None
+        self.last = -1       # highest ply recorded
+        self.synced = -1     # highest ply the laptop acknowledged
+        self.over = False    # the game's last record is an `end`
+        self.records = 0
+
+    def listing(self):
+        return {"game": self.game, "variant": self.variant or "", "first": 0, "last": max(self.last, 0),
+                "synced": self.synced, "over": self.over}
+
+
+class Journal:
+    def __init__(self, storage, reserve=RESERVE):
+        self.storage = storage
+        self.reserve = reserve
+        self.games = {}          # game number -> GameInfo
+        self.repaired = []       # what open() had to fix, for the log
+
+    # ----- boot ------------------------------------------------------------------
+
+    def open(self):
+        """Read every game file; repair torn or damaged ones. Returns the list of repairs made."""
+        st = self.storage
+        self.games = {}
+        self.repaired = []
+        names = st.names()
+        for name in names:
+            if name.endswith(".tmp"):
+                # A repair cut short: the file it was for is still intact.
+                st.remove(name)
+        for name in names:
+            if not (name.startswith(PREFIX) and name.endswith(SUFFIX)):
+                continue
+            try:
+                game = int(name[len(PREFIX):-len(SUFFIX)])
+            except ValueError:
+                continue
+            self._load(game, name)
+        return self.repaired
+
+    def _load(self, game, name):
+        data = self.storage.read(name)
+        info = GameInfo(game)
+        keep = []
+        i = 0
+        dropped = 0
+        while i < len(data):
+            r = parse(data, i)
+            if r is None or r[1] != game:
+                dropped += 1
+                i += 1
+                # Skip to the next possible record start.
+                while i < len(data) and data[i] != MAGIC:
+                    i += 1
+                continue
+            kind, _, ply, a, b, nxt = r
+            self._note(info, kind, ply, data[a:b])
+            keep.append((i, nxt))
+            i = nxt
+        if dropped:
+            good = b"".join(data[s:e] for s, e in keep)
+            self.storage.replace(name, good)
+            self.repaired.append("game %d: dropped %d damaged bytes (a torn record), kept %d records"
+                                 % (game, len(data) - len(good), len(keep)))
+        if keep:
+            self.games[game] = info
+        else:
+            self.storage.remove(name)
+
+    def _note(self, info, kind, ply, payload):
+        if kind == SYNC:
+            if ply > info.synced:
+                info.synced = ply
+            return
+        info.records += 1
+        if ply > info.last:
+            info.last = ply
+        info.over = kind == END
+        if kind == START:
+            try:
+                info.variant = json.loads(bytes(payload)).get("variant")
+            except ValueError:
+                pass
+
+    def next_game(self):
+        """The number for a new game: never one used before (the newest file is always kept)."""
+        return max(self.games) + 1 if self.games else 1
+
+    def current(self):
+        """(game, records) of the newest game if it is not over, for the controller to resume; else None."""
+        if not self.games:
+            return None
+        game = max(self.games)
+        if self.games[game].over:
+            return None
+        return game, self.records(game, 0, 1 << 16)[0]
+
+    # ----- writing -----------------------------------------------------------------
+
+    def append(self, rec):
+        """Write one record of the controller's (checks that plies follow on)."""
+        game = rec["game"]
+        ply = rec["ply"]
+        info = self.games.get(game)
+        if info is None:
+            if rec["kind"] != "start" or ply != 0:
+                raise JournalError("internal", "game %d has no start record, so it cannot take a %s at ply %d"
+                                   % (game, rec["kind"], ply))
+            info = GameInfo(game)
+        elif ply != info.last + 1:
+            raise JournalError("internal", "game %d: ply %d follows ply %d" % (game, ply, info.last))
+        data = encode(rec)
+        self._write(file_name(game), data)
+        self.games[game] = info
+        self._note(info, _CODES[rec["kind"]], ply, data[_HEAD:-_TAIL])
+        return len(data)
+
+    def _write(self, name, data):
+        if self.storage.free() < self.reserve + len(data):
+            self.reclaim(self.reserve + len(data))
+        try:
+            self.storage.append(name, data)
+        except OSError:
+            if not self.reclaim(1 << 30):
+                raise JournalError("storage", "the journal is full and every game on it still waits for the laptop: "
+                                              "connect the board to sync")
+            try:
+                self.storage.append(name, data)
+            except OSError as e:
+                raise JournalError("storage", "the journal cannot be written (%s)" % (e,))
+
+    def reclaim(self, need):
+        """Delete the oldest games the laptop has stored until `need` bytes are free; return them."""
+        gone = []
+        newest = max(self.games) if self.games else -1
+        for game in sorted(self.games):
+            if self.storage.free() >= need:
+                break
+            info = self.games[game]
+            if game == newest or not info.over or info.synced < info.last:
+                continue
+            self.storage.remove(file_name(game))
+            del self.games[game]
+            gone.append(game)
+        return gone
+
+    # ----- the link's journal requests ---------------------------------------------------
+
+    def list_games(self):
+        return [self.games[g].listing() for g in sorted(self.games)]
+
+    def records(self, game, first, most=50):
+        """(records, more): up to `most` records of `game` from ply `first`, as dicts."""
+        if game not in self.games:
+            raise JournalError("no_such_game", "the journal has no game %d" % game)
+        data = self.storage.read(file_name(game))
+        out = []
+        more = False
+        i = 0
+        while i < len(data):
+            r = parse(data, i)
+            if r is None:
+                i += 1
+                continue
+            kind, _, ply, a, b, nxt = r
+            i = nxt
+            if kind == SYNC or ply < first:
+                continue
+            if len(out) >= most:
+                more = True
+                break
+            out.append(decode(kind, ply, memoryview(data)[a:b]))
+        return out, more
+
+    def ack(self, game, upto):
+        """The laptop has stored every record of `game` up to ply `upto`; returns the new synced ply."""
+        info = self.games.get(game)
+        if info is None:
+            raise JournalError("no_such_game", "the journal has no game %d" % game)
+        if upto > info.last:
+            raise JournalError("ack_ahead", "game %d has records up to ply %d only, not %d" % (game, info.last, upto))
+        if upto > info.synced:
+            self._write(file_name(game), _frame(SYNC, game, upto, b""))
+            info.synced = upto
+        return info.synced

@@ -1,0 +1,105 @@
+"""Debouncing the pit sensors: what each cell steadily shows, and when the board is still.
+
+A reading per cell comes in on every scan: for occupancy sensors 0 (empty) or
+1 (seeds), for load cells a seed count, and UNKNOWN (-1) for a hand over the
+cell or a reading that will not settle; None for a cell without a sensor.
+
+- A cell's *stable* value changes only once a new reading has held for
+  `debounce_ms`: a seed rolling past a sensor, a shadow, one noisy sample
+  change nothing.
+- A cell whose reading keeps changing (`noisy_changes` changes or more, and
+  not once holding for `debounce_ms` in `noisy_ms`) is marked noisy: its
+  stable value becomes UNKNOWN (it is not compared with anything) until it
+  holds still again.  Short spikes between steady spells are not noise: they
+  are simply never stable.
+- The board is *quiet* once no cell but the noisy ones has changed for
+  `settle_ms`: only then does the controller call a disagreement a mistake,
+  so hands in the middle of a move are never flashed at.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+try:
+    from time import ticks_diff
+except ImportError:  # CPython: plain milliseconds that do not wrap
+    def ticks_diff(a, b):
+        return a - b
+
+UNKNOWN = const(-1)
+_NEVER = const(-2)   # no reading yet
+
+
+class Observer:
+    def __init__(self, cells, debounce_ms, settle_ms, noisy_changes, now_ms=0, noisy_ms=1500):
+        self.cells = cells
+        self.debounce_ms = debounce_ms
+        self.settle_ms = settle_ms
+        self.noisy_changes = noisy_changes
+        self.noisy_ms = noisy_ms
+        self.raw = [_NEVER] * cells
+        self.since = [now_ms] * cells
+        self.held = [now_ms] * cells     # when the reading last held still for debounce_ms
+        self.stable = [UNKNOWN] * cells
+        self.flips = bytearray(cells)
+        self.noisy = bytearray(cells)
+        self.last_change = now_ms
+        self.events = []   # (cell, True) when a cell turns noisy, (cell, False) when it holds still again
+
+    def feed(self, values, now):
+        """Take one scan's readings; True when a stable value changed."""
+        raw = self.raw
+        changed = False
+        for c in range(self.cells):
+            v = values[c]
+            if v is None:
+                continue
+            if v != raw[c]:
+                raw[c] = v
+                self.since[c] = now
+                if self.noisy[c]:
+                    continue
+                self.last_change = now
+                f = self.flips[c] + 1
+                if f > 250:
+                    f = 250
+                if f >= self.noisy_changes and ticks_diff(now, self.held[c]) >= self.noisy_ms:
+                    self.noisy[c] = 1
+                    self.flips[c] = 0
+                    if self.stable[c] != UNKNOWN:
+                        self.stable[c] = UNKNOWN
+                        changed = True
+                    self.events.append((c, True))
+                else:
+                    self.flips[c] = f
+        return self.settle(now) or changed
+
+    def settle(self, now):
+        """Let readings that have held long enough become stable; True when one did."""
+        changed = False
+        raw = self.raw
+        stable = self.stable
+        for c in range(self.cells):
+            v = raw[c]
+            if v == _NEVER or ticks_diff(now, self.since[c]) < self.debounce_ms:
+                continue
+            self.flips[c] = 0
+            self.held[c] = now
+            if self.noisy[c]:
+                self.noisy[c] = 0
+                self.events.append((c, False))
+            if stable[c] != v:
+                stable[c] = v
+                changed = True
+        return changed
+
+    def quiet(self, now):
+        """No cell (noisy ones aside) has changed for settle_ms, and every reading is stable."""
+        if ticks_diff(now, self.last_change) < self.settle_ms:
+            return False
+        for c in range(self.cells):
+            if self.raw[c] != self.stable[c] and self.raw[c] != _NEVER and not self.noisy[c]:
+                return False
+        return True

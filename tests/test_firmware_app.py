@@ -1,0 +1,382 @@
+"""The board's app (firmware/sowlight_fw/app.py, firmware/main.py) on CPython, with the fake
+`machine` and `neopixel` modules of tests/micropython/fakes under the real adapters.
+
+The hands move seeds on a simulated board; the simulated parts (the
+multiplexed ADC, the HX711s) turn them into readings; the app's own sensor,
+button, LED and journal code does the rest.
+"""
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from sowlight_fw import codec, config
+from sowlight_fw.storage import MemoryStorage
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKES = ROOT / "tests" / "micropython" / "fakes"
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """Fresh fake machine/neopixel modules (importable by name), and the app module using them."""
+    for name in ("machine", "neopixel", "hx711sim", "hands"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    machine = _load("machine")
+    _load("neopixel")
+    ns = type("Fakes", (), {})()
+    ns.machine = machine
+    ns.hands = _load("hands")
+    ns.hx = _load("hx711sim")
+    from sowlight_fw import app
+    ns.app = app
+    yield ns
+    for name in ("machine", "neopixel", "hx711sim", "hands"):
+        sys.modules.pop(name, None)
+
+
+def raw_config(name):
+    sub = "examples" if "hx711" in name else "boards"
+    return json.loads((ROOT / "hardware" / sub / (name + ".json")).read_text())
+
+
+class MuxWorld:
+    """The reference board's multiplexed sensors, reading the simulated seeds."""
+
+    def __init__(self, machine, board, seeds):
+        self.m, self.b, self.seeds = machine, board, seeds
+        self.dead = set()
+        self.by_channel = {tuple(s): c for c, s in enumerate(board.cell_sensors) if s is not None}
+        machine.world.analog = self.read
+
+    def read(self, pin):
+        out = self.m.world.outputs
+        ch = sum(out.get(p, 0) << i for i, p in enumerate(self.b.mux_select))
+        cell = self.by_channel.get((0, ch))
+        if cell in self.dead:
+            return 0
+        lit = out.get(self.b.emitter_pin, 0)
+        ambient = 6000
+        if cell is None or not lit:
+            return ambient
+        return ambient + (28000 if self.seeds.counts[cell] else 2500)
+
+
+class FakeLink:
+    """The host's end: frames go through the real codec both ways (every message is validated)."""
+
+    def __init__(self):
+        self.to_board = codec.Encoder()
+        self.board_side = codec.Decoder(codec.HOST)
+        self.inbox = []
+        self.sent = []
+
+    def host(self, mtype, payload=None):
+        self.inbox.extend(self.board_side.feed(self.to_board.frame(mtype, payload or {})))
+        return self.to_board.seq
+
+    def raw(self, data):
+        self.inbox.extend(self.board_side.feed(data))
+
+    def receive(self):
+        out, self.inbox = self.inbox, []
+        return out
+
+    def send(self, mtype, payload):
+        frame = codec.encode(len(self.sent) % 65536, mtype, payload)
+        got = codec.parse_line(frame.rstrip(b"\n"), codec.BOARD)
+        self.sent.append((got.type, got.payload))
+        return True
+
+    def replies(self, seq):
+        return [(t, p) for t, p in self.sent if p.get("re") == seq]
+
+
+def make_app(fake, name="2x6-stores", storage=None, link=None, tmp_path=None, raw=None):
+    b = config.check(raw or raw_config(name))
+    seeds = fake.hands.Seeds(b.cells)
+    path = str(tmp_path / "board.json") if tmp_path else "board.json"
+    if tmp_path:
+        (tmp_path / "board.json").write_text(json.dumps(raw or raw_config(name)))
+    a = fake.app.App(b, fake.machine, storage=storage or MemoryStorage(), link=link, config_path=path)
+    if b.sensor_kind == "hx711":
+        sim = fake.hx.HX711s(b.hx711_sck, list(b.cell_sensors), fake.machine)
+        step = a.step
+
+        def scan(now):
+            sim.convert([1000 + 400 * k for k in seeds.counts])   # the default calibration: 400 per seed
+            step(now)
+        a.scan = scan
+        a.sensors.offset = [1000] * b.cells
+    else:
+        a.world = MuxWorld(fake.machine, b, seeds)
+        a.scan = a.step
+    a.seeds = seeds
+    return a
+
+
+def hands_for(fake, a, seed=1):
+    h = fake.hands.Hands(a.controller, a.seeds, fake.hands.Sensors(a.board), seed=seed, scanner=a.scan)
+    return h
+
+
+def press(fake, a, h, name, hold_ms=100):
+    pin = a.board.buttons[name]
+    fake.machine.world.levels[pin] = 0
+    h.wait(hold_ms)
+    fake.machine.world.levels[pin] = 1
+    h.wait(60)
+
+
+# ----- whole games through the adapters -------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["2x6-stores", "2x6-stores-hx711"])
+def test_a_game_is_played_through_the_real_adapters_and_journalled(fake, name):
+    st = MemoryStorage()
+    a = make_app(fake, name, storage=st)
+    c = a.boot(0)
+    h = hands_for(fake, a)
+    h.wait(100)
+    assert c.state == "menu" and c.menu_items[c.menu_index] == "oware"
+    press(fake, a, h, "confirm")                   # the buttons choose Oware from the menu
+    assert c.state == "setup"
+    h.setup_counts = fake.hands.setup_counts(c)
+    h.play(5000)
+    assert c.state == "over"
+    assert a.seeds.counts == fake.hands.expected_counts(c)
+    # Everything the controller recorded is on "flash", and reads back as the game.
+    from sowlight_fw.journal import Journal
+    j = Journal(st)
+    assert j.open() == []
+    recs = j.records(1, 0, 1000)[0]
+    assert [r["kind"] for r in recs[:1]] + [recs[-1]["kind"]] == ["start", "end"]
+    assert [r["move"] for r in recs if r["kind"] == "move"] == c.game.moves_played()
+    # The LED strip shows the controller's frame: each cell's LED in its role's colour.
+    from sowlight_fw.leds import scaled_palette
+    pal = scaled_palette(c.brightness, a.board.brightness_cap255)
+    data = fake.machine.world.bitstreams[-1][1]
+    for cell, leds in enumerate(a.board.cell_leds):
+        r, g, b = pal[a.strip._last[cell]]
+        assert data[leds[0] * 3:leds[0] * 3 + 3] == bytes((g, r, b))
+
+
+def test_after_a_reset_the_app_resumes_the_game_from_the_journal(fake):
+    st = MemoryStorage()
+    a = make_app(fake, storage=st)
+    c = a.boot(0)
+    c.new_game("kalah")
+    h = hands_for(fake, a, seed=3)
+    h.setup_counts = fake.hands.setup_counts(c)
+    while c.ply < 6 or c.state != "await_lift":
+        h.step()
+    position = c.game.cells()
+    # Power off and on: a new app on the same flash, the seeds where they were.
+    a2 = make_app(fake, storage=st)
+    a2.seeds.counts = list(a.seeds.counts)
+    c2 = a2.boot(h.now)
+    assert c2.game_no == 1 and c2.game.cells() == position and c2.state == "await_lift"
+    h2 = hands_for(fake, a2, seed=3)
+    h2.now = h.now
+    h2.wait(500)
+    assert not c2.mismatch
+    h2.play(5000)
+    assert c2.state == "over"
+
+
+# ----- the link ----------------------------------------------------------------------------------
+
+def test_the_link_placeholder_answers_requests_and_syncs_the_journal(fake):
+    link = FakeLink()
+    a = make_app(fake, "2x6-stores-hx711", link=link)
+    a.boot(0)
+    assert link.sent[0][0] == "hello" and "re" not in link.sent[0][1]     # said at start-up
+    seq = link.host("get_state")
+    a.scan(20)
+    assert link.replies(seq)[0][1]["code"] == "no_hello"
+    seq = link.host("hello", codec.hello(codec.HOST, "test 0", time=1767225600))
+    a.scan(40)
+    (t, p), = link.replies(seq)
+    assert t == "hello" and p["role"] == "board" and "oware" in p["variants"]
+    assert p["config"]["geometry"] == {"rows": 2, "pits_per_row": 6, "stores": 2}
+    seq = link.host("ping")
+    a.scan(60)
+    assert link.replies(seq)[0][0] == "pong"
+    seq = link.host("new_game", {"variant": "oware"})
+    a.scan(80)
+    assert link.replies(seq)[0] == ("ok", {"game": 1, "re": seq})
+    assert any(t == "state" and p["phase"] == "setup" for t, p in link.sent)
+    seq = link.host("journal_list")
+    a.scan(100)
+    (t, p), = link.replies(seq)
+    assert t == "journal" and p["games"][0]["game"] == 1 and p["games"][0]["synced"] == -1
+    seq = link.host("journal_get", {"game": 1, "from": 0})
+    a.scan(120)
+    (t, p), = link.replies(seq)
+    assert t == "records" and p["records"][0]["kind"] == "start" and p["records"][0]["t"] >= 1767225600
+    seq = link.host("journal_ack", {"game": 1, "upto": 0})
+    a.scan(140)
+    assert link.replies(seq)[0] == ("ok", {"game": 1, "synced": 0, "re": seq})
+    seq = link.host("journal_ack", {"game": 1, "upto": 5})
+    a.scan(160)
+    assert link.replies(seq)[0][1]["code"] == "ack_ahead"
+    link.raw(b"@0009 get_state {} 00000000\n")             # a damaged frame
+    a.scan(180)
+    assert ("resync", {"reason": "checksum"}) in link.sent
+    seq = link.host("brightness", {"level": 999})
+    a.scan(200)
+    assert link.replies(seq)[0][1]["code"] == "out_of_range"
+
+
+def test_a_full_journal_stops_nothing_and_catches_up_after_the_laptop_syncs(fake):
+    st = MemoryStorage(capacity=2 * 4096)
+    link = FakeLink()
+    a = make_app(fake, "2x6-stores-hx711", storage=st, link=link)
+    a.journal.reserve = 0
+    c = a.boot(0)
+    link.host("hello", codec.hello(codec.HOST, "test 0"))
+    a.scan(10)
+    # Fill the flash with two finished, unsynced games.
+    for g in (1, 2):
+        a.journal.append({"kind": "start", "game": g, "ply": 0, "variant": "oware", "options": {}})
+        a.journal.append({"kind": "undo", "game": g, "ply": 1, "junk": "y" * 1800})
+        a.journal.append({"kind": "end", "game": g, "ply": 2, "winner": None, "scores": [0, 0],
+                          "reason": "abandoned", "junk": "x" * 1800})
+    c.next_game = 3
+    c.new_game("oware")
+    h = hands_for(fake, a)
+    h.setup_counts = fake.hands.setup_counts(c)
+    h.wait(100)
+    assert c.state == "error" and a.pending                  # the record waits in RAM
+    assert any(t == "log" and "connect the board" in p["msg"] for t, p in link.sent)
+    press(fake, a, h, "confirm")                              # acknowledged: back to the game
+    assert c.state == "setup"
+    seq = link.host("journal_ack", {"game": 1, "upto": 2})
+    a.scan(h.now + 20)
+    assert link.replies(seq)[0][0] == "ok"
+    assert not a.pending and 3 in a.journal.games and 1 not in a.journal.games
+
+
+# ----- self-test and calibration --------------------------------------------------------------------
+
+def test_self_test_lights_every_led_and_reports_a_dead_sensor(fake):
+    a = make_app(fake)
+    a.boot(0)
+    a.world.dead.add(4)
+    n = len(fake.machine.world.bitstreams)
+    report = a.self_test(led_ms=0)["report"]
+    sweeps = fake.machine.world.bitstreams[n:n + 14]
+    lit = [[i for i in range(14) if data[i * 3:i * 3 + 3] != b"\0\0\0"] for _, data in sweeps]
+    assert lit == [[i] for i in range(14)]
+    assert report["leds"] == 14 and report["cells"][4] == 0
+    assert report["problems"] == ["cell 4 reads 0: check its sensor and multiplexer wiring"]
+    assert a.controller.state == "menu"
+
+
+def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):
+    link = FakeLink()
+    a = make_app(fake, link=link, tmp_path=tmp_path)
+    a.boot(0)
+    link.host("hello", codec.hello(codec.HOST, "test 0"))
+    a.scan(10)
+    seq = link.host("calibrate", {"step": "empty"})
+    a.scan(20)
+    (t, p), = link.replies(seq)
+    assert t == "ok" and p["readings"][0] == 2500 and a.controller.state == "calibrating"
+    a.seeds.counts = [3] * 14
+    seq = link.host("calibrate", {"step": "full"})
+    a.scan(40)
+    assert link.replies(seq)[0][1]["readings"][0] == 28000
+    seq = link.host("calibrate", {"step": "save"})
+    a.scan(60)
+    assert link.replies(seq)[0][0] == "ok"
+    saved = json.loads((tmp_path / "board.json").read_text())
+    assert saved["calibration"]["empty"] == [2500] * 14 and saved["calibration"]["covered"] == [28000] * 14
+    config.check(saved)
+    assert a.sensors.high[0] == 2500 + 0.6 * 25500
+    assert a.controller.state == "menu"
+    seq = link.host("calibrate", {"step": "save"})
+    a.scan(80)
+    assert link.replies(seq)[0][1]["code"] == "bad_payload"
+
+
+def test_load_cells_are_tared_and_weighed_per_seed(fake, tmp_path):
+    link = FakeLink()
+    a = make_app(fake, "2x6-stores-hx711", link=link, tmp_path=tmp_path)
+    a.boot(0)
+    link.host("hello", codec.hello(codec.HOST, "test 0"))
+    a.scan(10)
+    sim = fake.hx.HX711s(a.board.hx711_sck, list(a.board.cell_sensors), fake.machine)
+    fake.machine.world.watchers = [w for w in fake.machine.world.watchers if w == sim._edge]
+
+    def converting(buf, _orig=a.sensors.read_raw):
+        sim.convert([5000 + 730 * k for k in a.seeds.counts])
+        return _orig(buf)
+    a.sensors.read_raw = converting
+    assert a.calibrate("empty")["readings"][0] == 5000
+    a.seeds.counts = [10] * 14
+    assert a.calibrate("full")["readings"][0] == 12300
+    assert a.calibrate("save")["type"] == "ok"
+    saved = json.loads((tmp_path / "board.json").read_text())["calibration"]
+    assert saved["offset"] == [5000] * 14 and saved["counts_per_seed"] == [730] * 14
+    assert a.sensors.per_seed[0] == 730
+
+
+# ----- boot: main.py ----------------------------------------------------------------------------------
+
+def test_a_bad_config_is_explained_and_shown_never_a_crash_loop(fake, tmp_path, capsys):
+    raw = raw_config("2x6-stores")
+    raw["leds"]["brightness_cap"] = 1.0          # over the USB budget
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(raw))
+    assert fake.app.main(str(path), fake.machine, cycles=4) is None
+    out = capsys.readouterr().out
+    assert "the board config is refused: leds.brightness_cap" in out
+    assert out.count("@0000 log ") == 1                     # a framed log line too, for the laptop
+    frames = [d for pin, d in fake.machine.world.bitstreams if pin == 16]
+    assert len(frames) == 4
+    assert frames[0][0:3] == bytes((0, 64, 0)) and frames[1] == bytes(42)   # dim red, then dark
+
+
+def test_a_config_that_is_not_even_json_blinks_the_onboard_led(fake, tmp_path, capsys):
+    path = tmp_path / "board.json"
+    path.write_text("{ not json")
+    fake.app.main(str(path), fake.machine, cycles=3)
+    assert "is not valid JSON" in capsys.readouterr().out
+    assert fake.machine.world.outputs["LED"] == 1 and not fake.machine.world.bitstreams
+
+
+def test_a_missing_config_says_how_to_provide_one(fake, tmp_path, capsys):
+    fake.app.main(str(tmp_path / "nothing.json"), fake.machine, cycles=1)
+    assert "copy a preset from hardware/boards/" in capsys.readouterr().out
+
+
+def test_the_repl_flag_and_a_held_button_keep_the_app_from_starting(fake, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "board.json").write_text(json.dumps(raw_config("2x6-stores")))
+    (tmp_path / fake.app.REPL_FLAG).write_text("1")
+    assert fake.app.main("board.json", fake.machine) is None
+    assert not (tmp_path / fake.app.REPL_FLAG).exists()     # once only
+    fake.machine.world.levels[10] = 0                      # confirm held at power-up
+    assert fake.app.main("board.json", fake.machine) is None
+    assert "confirm held at power-up" in capsys.readouterr().out
+
+
+def test_mip_and_the_freezing_manifest_install_every_file_and_the_led_driver():
+    pkg = json.loads((ROOT / "firmware" / "package.json").read_text())
+    files = sorted("sowlight_fw/" + p.name for p in (ROOT / "firmware" / "sowlight_fw").glob("*.py"))
+    assert sorted(dest for dest, _ in pkg["urls"]) == files
+    assert all(src == dest for dest, src in pkg["urls"])        # relative to package.json: works from a fork
+    assert ["neopixel", "latest"] in pkg["deps"]
+    manifest = (ROOT / "firmware" / "manifest.py").read_text()
+    assert 'require("neopixel")' in manifest and 'package("sowlight_fw"' in manifest
+    assert 'package("mancala", base_path="../rules")' in manifest

@@ -1,0 +1,340 @@
+"""The board's journal (firmware/sowlight_fw/journal.py, storage.py): records on flash,
+power cuts at every byte, the laptop's acknowledgements and running out of space."""
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from sowlight_fw import codec, config, journal
+from sowlight_fw.controller import Controller
+from sowlight_fw.journal import Journal, JournalError
+from sowlight_fw.storage import FlashStorage, MemoryStorage
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "micropython" / "fakes" / (name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+hands = _load("hands")
+BOARD = config.check(json.loads((ROOT / "hardware" / "examples" / "2x6-stores-hx711.json").read_text()))
+
+
+class PowerCut(Exception):
+    pass
+
+
+class CutStorage(MemoryStorage):
+    """MemoryStorage whose power fails once `cut_at` bytes in all have been written:
+    the write in progress keeps the bytes before the cut, the rest never happens."""
+
+    def __init__(self, cut_at, **kw):
+        MemoryStorage.__init__(self, **kw)
+        self.cut_at = cut_at
+        self.written = 0
+
+    def _spend(self, n):
+        k = max(0, min(n, self.cut_at - self.written))
+        self.written += k
+        return k
+
+    def append(self, name, data):
+        k = self._spend(len(data))
+        if k:
+            MemoryStorage.append(self, name, data[:k])
+        if k < len(data):
+            raise PowerCut()
+
+    def replace(self, name, data):
+        k = self._spend(len(data))
+        self.files[name + ".tmp"] = bytearray(data[:k])
+        if k < len(data):
+            raise PowerCut()
+        self.files[name] = self.files.pop(name + ".tmp")
+
+    def power_on(self):
+        self.cut_at = 1 << 60
+
+
+def game_records(seed=3, variant="oware"):
+    h = hands.start(BOARD, variant, seed=seed)
+    h.play()
+    return h.c.records
+
+
+def strip(rec):
+    return {k: v for k, v in rec.items() if k != "game"}
+
+
+# ----- records -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rec", [
+    {"kind": "start", "variant": "oware", "options": {"grand_slam": "illegal"}},
+    {"kind": "start", "variant": "kalah", "options": {}, "pos": {"pits": [1] * 12, "stores": [0, 0], "to_move": 1},
+     "t": 1767225600},
+    {"kind": "move", "player": 0, "move": 2, "name": "C"},
+    {"kind": "move", "player": 1, "move": 11, "name": "f", "t": 1767225612},
+    {"kind": "move", "player": 1, "move": [3, -1], "name": "D-"},
+    {"kind": "move", "player": 0, "move": [4, 1], "name": "E+"},
+    {"kind": "move", "player": 0, "move": ["race"], "name": "race"},
+    {"kind": "move", "player": 0, "move": ["place", 3, 2], "name": ""},
+    {"kind": "undo"},
+    {"kind": "setpos", "pos": {"pits": [0, 3, 2, 8, 2, 10, 8, 0, 7, 6, 0, 0], "stores": [2, 0], "to_move": 1}},
+    {"kind": "end", "winner": None, "scores": [24, 24], "reason": "repetition"},
+])
+def test_every_record_kind_comes_back_as_it_went_in(rec):
+    full = dict(rec, game=12, ply=7)
+    data = journal.encode(full)
+    r = journal.parse(data, 0)
+    assert r is not None and r[:3] == (journal._CODES[rec["kind"]], 12, 7) and r[5] == len(data)
+    assert journal.decode(r[0], r[2], data[r[3]:r[4]]) == dict(rec, ply=7)
+
+
+def test_a_move_takes_nineteen_bytes():
+    data = journal.encode({"kind": "move", "player": 0, "move": 2, "name": "C", "game": 1, "ply": 1})
+    assert len(data) == 19          # 10 header + 4 CRC + player, flags, pit, name length, name
+
+
+def test_a_damaged_record_is_refused():
+    data = bytearray(journal.encode({"kind": "undo", "game": 1, "ply": 3}))
+    for i in range(len(data)):
+        bad = bytearray(data)
+        bad[i] ^= 0x10
+        assert journal.parse(bad, 0) is None
+    assert journal.parse(data[:-1], 0) is None
+
+
+# ----- a game's journal -------------------------------------------------------------------
+
+def test_a_whole_game_is_journalled_read_back_and_resumed():
+    records = game_records()
+    st = MemoryStorage()
+    j = Journal(st)
+    assert j.open() == [] and j.next_game() == 1
+    total = sum(j.append(r) for r in records[:-1])
+    # Before the end record the game is the current one: it resumes exactly.
+    boot = Journal(st)
+    assert boot.open() == []
+    game, back = boot.current()
+    assert game == 1 and back == [strip(r) for r in records[:-1]]
+    c = Controller(BOARD)
+    assert c.resume(game, back) and c.ply == records[-2]["ply"]
+    j.append(records[-1])
+    j2 = Journal(st)
+    j2.open()
+    assert j2.current() is None         # over: nothing to resume
+    assert j2.next_game() == 2
+    assert j2.list_games() == [{"game": 1, "variant": "oware", "first": 0, "last": records[-1]["ply"],
+                                "synced": -1, "over": True}]
+    moves = sum(1 for r in records if r["kind"] == "move")
+    assert total / moves < 22
+
+
+def test_records_are_served_in_pages():
+    records = game_records()
+    j = Journal(MemoryStorage())
+    j.open()
+    for r in records:
+        j.append(r)
+    page, more = j.records(1, 0, 50)
+    assert len(page) == 50 and more and page[0]["ply"] == 0
+    page, more = j.records(1, 50, 50)
+    assert page[0]["ply"] == 50
+    last = records[-1]["ply"]
+    page, more = j.records(1, last, 50)
+    assert [r["ply"] for r in page] == [last] and not more
+    assert j.records(1, last + 1) == ([], False)
+    codec.validate("records", {"re": 4, "game": 1, "records": page, "more": more}, "board")
+    with pytest.raises(JournalError) as e:
+        j.records(9, 0)
+    assert e.value.code == "no_such_game"
+
+
+def test_plies_must_follow_on():
+    j = Journal(MemoryStorage())
+    j.open()
+    with pytest.raises(JournalError, match="no start record"):
+        j.append({"kind": "move", "game": 1, "ply": 1, "player": 0, "move": 0, "name": "A"})
+    j.append({"kind": "start", "game": 1, "ply": 0, "variant": "oware", "options": {}})
+    with pytest.raises(JournalError, match="ply 3 follows ply 0"):
+        j.append({"kind": "undo", "game": 1, "ply": 3})
+
+
+# ----- power cuts ---------------------------------------------------------------------------
+
+def _written_through(records, cut_at):
+    """How many records were whole when the power failed at byte cut_at."""
+    n = 0
+    total = 0
+    for r in records:
+        total += len(journal.encode(r))
+        if total > cut_at:
+            break
+        n += 1
+    return n
+
+
+def test_a_power_cut_at_any_byte_loses_at_most_the_record_being_written():
+    records = game_records(seed=4)[:30]
+    size = sum(len(journal.encode(r)) for r in records)
+    for cut in range(size + 1):
+        st = CutStorage(cut)
+        j = Journal(st)
+        j.open()
+        try:
+            for r in records:
+                j.append(r)
+        except PowerCut:
+            pass
+        st.power_on()
+        # Boot: the torn record is dropped, everything written before it is there.
+        j2 = Journal(st)
+        repaired = j2.open()
+        whole = _written_through(records, cut)
+        got = j2.records(1, 0, 1000)[0] if whole else []
+        assert got == [strip(r) for r in records[:whole]], cut
+        assert bool(repaired) == (cut not in _boundaries(records) and 0 < cut < size)
+        # The game resumes at the last whole record, and the journal takes the rest.
+        if whole:
+            c = Controller(BOARD)
+            assert c.resume(*j2.current())
+            assert c.ply == whole - 1
+        for r in records[whole:]:
+            j2.append(r)
+        assert Journal(st).open() == [] and j2.records(1, 0, 1000)[0] == [strip(r) for r in records]
+
+
+def _boundaries(records):
+    out = {0}
+    total = 0
+    for r in records:
+        total += len(journal.encode(r))
+        out.add(total)
+    return out
+
+
+def test_a_power_cut_during_the_repair_loses_nothing_more():
+    records = game_records(seed=4)[:12]
+    data = b"".join(journal.encode(r) for r in records)
+    torn = data[:-7]                                 # the last record torn
+    keep = len(data) - len(journal.encode(records[-1]))
+    for cut in range(keep + 1):
+        st = CutStorage(cut)
+        st.files[journal.file_name(1)] = bytearray(torn)
+        try:
+            Journal(st).open()
+        except PowerCut:
+            pass
+        st.power_on()
+        j = Journal(st)
+        j.open()
+        assert j.records(1, 0, 100)[0] == [strip(r) for r in records[:-1]], cut
+        assert not any(n.endswith(".tmp") for n in st.names())
+
+
+def test_a_damaged_byte_in_the_middle_costs_only_its_record():
+    records = game_records(seed=4)[:10]
+    st = MemoryStorage()
+    j = Journal(st)
+    j.open()
+    for r in records:
+        j.append(r)
+    name = journal.file_name(1)
+    offset = sum(len(journal.encode(r)) for r in records[:4]) + 12    # inside record 4
+    st.files[name][offset] ^= 0xFF
+    j2 = Journal(st)
+    assert j2.open() != []
+    plies = [r["ply"] for r in j2.records(1, 0, 100)[0]]
+    assert plies == [0, 1, 2, 3, 5, 6, 7, 8, 9]
+
+
+# ----- the laptop's acknowledgements and space -------------------------------------------------
+
+def _short_game(j, game, moves=3, over=True):
+    j.append({"kind": "start", "game": game, "ply": 0, "variant": "oware", "options": {}})
+    for i in range(moves):
+        j.append({"kind": "move", "game": game, "ply": i + 1, "player": i % 2, "move": i % 6, "name": "A"})
+    if over:
+        j.append({"kind": "end", "game": game, "ply": moves + 1, "winner": 0, "scores": [25, 23], "reason": "no moves"})
+
+
+def test_acknowledgements_are_kept_across_a_reboot_and_checked():
+    st = MemoryStorage()
+    j = Journal(st)
+    j.open()
+    _short_game(j, 1)
+    assert j.ack(1, 2) == 2
+    assert j.ack(1, 1) == 2                  # an old ack changes nothing
+    with pytest.raises(JournalError) as e:
+        j.ack(1, 9)
+    assert e.value.code == "ack_ahead"
+    with pytest.raises(JournalError) as e:
+        j.ack(7, 0)
+    assert e.value.code == "no_such_game"
+    j2 = Journal(st)
+    j2.open()
+    assert j2.list_games()[0]["synced"] == 2 and j2.list_games()[0]["last"] == 4
+    assert [r["ply"] for r in j2.records(1, 0)[0]] == [0, 1, 2, 3, 4]     # marks are not records
+    codec.validate("journal", {"re": 1, "games": j2.list_games()}, "board")
+
+
+def test_a_full_flash_loses_the_oldest_synced_games_first_and_never_an_unsynced_one():
+    st = MemoryStorage(capacity=12 * 4096)
+    j = Journal(st, reserve=2 * 4096)
+    j.open()
+    for g in range(1, 9):
+        _short_game(j, g)
+    for g in (2, 4, 5):
+        j.ack(g, j.games[g].last)
+    # Space for three more games before the reserve: the journal reclaims games 2 and 4 first.
+    _short_game(j, 9)
+    _short_game(j, 10)
+    kept = sorted(j.games)
+    assert 1 in kept and 3 in kept and 6 in kept        # never synced: kept
+    assert 2 not in kept                                 # the oldest synced game went first
+    assert j.next_game() == 11
+    # Once nothing synced is left the flash fills up: the journal says so, and loses nothing.
+    with pytest.raises(JournalError) as e:
+        for g in range(11, 40):
+            _short_game(j, g)
+    assert e.value.code == "storage" and "connect the board" in e.value.msg
+    j2 = Journal(st)
+    j2.open()
+    assert {1, 3, 6, 7, 8, 9, 10} <= set(j2.games)
+    assert not {2, 4, 5} & set(j2.games)
+    assert all(j2.games[g].synced < j2.games[g].last for g in j2.games)
+
+
+def test_the_newest_game_is_kept_so_numbers_are_never_reused():
+    st = MemoryStorage(capacity=6 * 4096)
+    j = Journal(st, reserve=4096)
+    j.open()
+    for g in (1, 2, 3):
+        _short_game(j, g)
+        j.ack(g, j.games[g].last)
+    j.reclaim(1 << 30)
+    assert sorted(j.games) == [3]
+    j2 = Journal(st)
+    j2.open()
+    assert j2.next_game() == 4
+
+
+def test_flash_storage_works_on_a_real_directory(tmp_path):
+    st = FlashStorage(str(tmp_path / "journal"))
+    j = Journal(st)
+    assert j.open() == []
+    records = game_records(seed=2)
+    for r in records:
+        j.append(r)
+    assert st.names() == [journal.file_name(1)]
+    assert st.free() > 0
+    (tmp_path / "journal" / "g00000001.jnl.tmp").write_bytes(b"half a repair")
+    j2 = Journal(st)
+    j2.open()
+    assert st.names() == [journal.file_name(1)]
+    assert j2.records(1, 0, 1000)[0] == [strip(r) for r in records]

@@ -1,0 +1,312 @@
+"""The firmware on a real MicroPython VM (fixture `micropython`, stock-board modules only):
+the controller's scenarios, the journal's power cuts, the adapters and the app.
+
+The VM holds the project as a board would (firmware/ at /, rules/ in /lib) plus
+tests/micropython/fakes in /lib: fake `machine` and `neopixel` modules, the
+simulated hands and HX711s.  Games played here are compared move for move with
+the same games on CPython.
+"""
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+import mancala
+from sowlight_fw import config
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKES = ROOT / "tests" / "micropython" / "fakes"
+MOUNTS = {"/lib": FAKES, "/boards": ROOT / "hardware" / "boards", "/examples": ROOT / "hardware" / "examples"}
+PRESETS = {"load-cells": "/examples/2x6-stores-hx711.json", "occupancy": "/boards/2x6-stores.json"}
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+hands = _load("hands")
+
+
+def vm(micropython, code, timeout=180):
+    return micropython.run(code, mounts=MOUNTS, timeout=timeout)
+
+
+def last_json(out):
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def cpython_game(kind, variant, seed):
+    path = ROOT / "hardware" / PRESETS[kind].strip("/")
+    h = hands.start(config.check(json.loads(path.read_text())), variant, seed=seed)
+    h.play(20000)
+    return h.c.records
+
+
+GAME = """
+import json
+from sowlight_fw import config
+import hands
+board = config.check(json.load(open(%r)))
+h = hands.start(board, %r, seed=%d)
+h.play(20000)
+c = h.c
+assert c.state == "over", c.state
+assert h.seeds.counts == hands.expected_counts(c)
+print(json.dumps(c.records))
+"""
+
+
+@pytest.mark.parametrize("kind", sorted(PRESETS))
+@pytest.mark.parametrize("variant,seed", [("oware", 1), ("kalah", 3)])
+def test_a_whole_game_on_micropython_is_the_same_game_as_on_cpython(micropython, kind, variant, seed):
+    on_vm = last_json(vm(micropython, GAME % (PRESETS[kind], variant, seed)))
+    assert on_vm == json.loads(json.dumps(cpython_game(kind, variant, seed)))
+    assert on_vm[-1]["kind"] == "end"
+
+
+def test_omweso_on_micropython(micropython):
+    if "omweso" not in mancala.variants():
+        pytest.skip("Omweso is not playable in this rules core yet")
+    out = vm(micropython, GAME % ("/boards/4x8.json", "omweso", 1), timeout=600)
+    records = last_json(out)
+    g = mancala.Game("omweso")
+    for r in records:
+        if r["kind"] == "move":
+            g.play(r["move"] if isinstance(r["move"], int) else tuple(r["move"]))
+    assert g.is_over() and records[-1]["kind"] == "end"
+
+
+def test_mistakes_are_handled_the_same_on_micropython(micropython):
+    out = vm(micropython, """
+import json
+from sowlight_fw import config
+from sowlight_fw import colours as C
+import hands
+board = config.check(json.load(open("/examples/2x6-stores-hx711.json")))
+h = hands.start(board, "oware")
+c = h.c
+h.patience_ms = 0
+h.lift(8)
+h.wait(1000)
+assert c.mismatch and c.wrong == [8], c.wrong
+assert hands.watch(c, h.now)[8] == (C.NEED, C.ERROR, 1)
+h.seeds.counts[8] = 4
+h.seeds.hand = 0
+h.wait(300)
+assert not c.mismatch
+h.lift(2)
+h.drop(3)
+h.drop(7)
+h.wait(1000)
+assert c.wrong == [7]
+h.seeds.counts[7] -= 1
+h.wait(300)
+assert not c.mismatch
+h.seeds.hand += 1
+h.press("undo")
+h.wait(1000)
+assert c.state == "await_lift" and c.wrong == [2, 3], c.wrong
+h.sensors.flapping.append(10)
+h.wait(2500)
+assert c.observer.noisy[10]
+print("ok")
+""")
+    assert out.strip().splitlines()[-1] == "ok"
+
+
+def test_the_journal_survives_a_power_cut_at_every_byte_on_micropython(micropython):
+    records = [dict(r) for r in cpython_game("load-cells", "oware", 4)[:12]]
+    out = vm(micropython, """
+import json
+from sowlight_fw import journal
+from sowlight_fw.journal import Journal
+from sowlight_fw.storage import MemoryStorage, FlashStorage
+
+class PowerCut(Exception):
+    pass
+
+class Cut(MemoryStorage):
+    def __init__(self, at):
+        MemoryStorage.__init__(self)
+        self.at = at
+        self.n = 0
+    def append(self, name, data):
+        k = max(0, min(len(data), self.at - self.n))
+        self.n += k
+        if k:
+            MemoryStorage.append(self, name, data[:k])
+        if k < len(data):
+            raise PowerCut()
+
+records = json.loads(%r)
+sizes = [len(journal.encode(r)) for r in records]
+bad = 0
+for cut in range(sum(sizes) + 1):
+    st = Cut(cut)
+    j = Journal(st)
+    j.open()
+    try:
+        for r in records:
+            j.append(r)
+    except PowerCut:
+        pass
+    st.at = 1 << 30
+    j2 = Journal(st)
+    j2.open()
+    whole = 0
+    total = 0
+    for s in sizes:
+        total += s
+        if total > cut:
+            break
+        whole += 1
+    got = j2.records(1, 0, 100)[0] if whole else []
+    want = [dict((k, v) for k, v in r.items() if k != "game") for r in records[:whole]]
+    if got != want:
+        bad += 1
+    for r in records[whole:]:
+        j2.append(r)
+    if j2.records(1, 0, 100)[0] != [dict((k, v) for k, v in r.items() if k != "game") for r in records]:
+        bad += 1
+# The same journal on the VM's own filesystem.
+fs = FlashStorage("/journal")
+j = Journal(fs)
+j.open()
+for r in records:
+    j.append(r)
+j3 = Journal(FlashStorage("/journal"))
+j3.open()
+print(json.dumps([bad, sum(sizes), len(j3.records(1, 0, 100)[0]), fs.free() > 0]))
+""" % json.dumps(records), timeout=300)
+    bad, size, back, free = last_json(out)
+    assert bad == 0 and size > 200 and back == len(records) and free
+
+
+def test_the_adapters_work_on_micropython(micropython):
+    out = vm(micropython, """
+import json
+import machine
+from sowlight_fw import config, sensors
+from sowlight_fw import colours as C
+from sowlight_fw.leds import Strip, NeoPixelDriver
+from sowlight_fw.buttons import ButtonLogic
+import hx711sim
+
+raw = json.load(open("/boards/2x6-stores.json"))
+raw["calibration"] = {"empty": [2000] * 14, "covered": [30000] * 14}
+b = config.check(raw)
+strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
+frame = bytearray(14)
+frame[0] = C.ERROR
+strip.show(frame, 255)
+first = machine.world.bitstreams[-1][1][:3]
+again = strip.show(frame, 255)
+
+def analog(pin):
+    out = machine.world.outputs
+    ch = sum(out.get(p, 0) << i for i, p in enumerate(b.mux_select))
+    lit = out.get(b.emitter_pin, 0)
+    return 7000 + ((31000 if ch == 3 else 1500) if lit else 0)
+machine.world.analog = analog
+mux = sensors.make(b, machine)
+values = [0] * 14
+mux.read(values)
+mux.read(values)
+
+rh = json.load(open("/examples/2x6-stores-hx711.json"))
+rh["calibration"] = {"offset": [100] * 14, "counts_per_seed": [500] * 14}
+bh = config.check(rh)
+sim = hx711sim.HX711s(bh.hx711_sck, list(bh.cell_sensors), machine)
+hx = sensors.make(bh, machine)
+sim.convert([100 + 500 * (i % 5) for i in range(14)])
+counts = [0] * 14
+hx.read(counts)
+
+logic = ButtonLogic(800, 30)
+events = []
+for t in range(0, 1500, 10):
+    events += logic.update((1 if 100 <= t < 1200 else 0, 0, 0), t)
+print(json.dumps([list(first), again, values, counts, events, sim.pulses_last]))
+""")
+    first, again, values, counts, events, pulses = last_json(out)
+    cap = config.check(json.loads((ROOT / "hardware/boards/2x6-stores.json").read_text())).brightness_cap255
+    assert first == [0, cap, 0] and again is False
+    assert values == [1 if c == 3 else 0 for c in range(14)]
+    assert counts == [i % 5 for i in range(14)] and pulses == 25
+    assert events == ["menu"]
+
+
+def test_the_app_runs_its_loop_on_micropython(micropython):
+    out = vm(micropython, """
+import json
+import machine
+from sowlight_fw import config
+from sowlight_fw.app import App
+from sowlight_fw.storage import FlashStorage
+b = config.check(json.load(open("/boards/2x6-stores.json")))
+machine.world.analog = lambda pin: 5000
+app = App(b, machine, storage=FlashStorage("/journal"))
+machine.world.levels[b.buttons["confirm"]] = 1
+await app.run(loops=5)
+assert app.controller.state == "menu"
+machine.world.levels[b.buttons["confirm"]] = 0       # confirm: Oware from the menu
+await app.run(loops=4)
+machine.world.levels[b.buttons["confirm"]] = 1
+await app.run(loops=4)
+import os
+print(json.dumps([app.controller.state, app.controller.variant, app.loops, len(machine.world.bitstreams) > 1,
+                  os.listdir("/journal")]))
+""", timeout=120)
+    state, variant, loops, wrote, files = last_json(out)
+    assert state == "setup" and variant == "oware" and loops == 13 and wrote
+    assert files == ["g00000001.jnl"]
+
+
+def test_a_bad_config_on_micropython_is_shown_and_explained(micropython, tmp_path):
+    raw = json.loads((ROOT / "hardware/boards/2x6-stores.json").read_text())
+    raw["leds"]["pits"] = raw["leds"]["pits"][:5]
+    (tmp_path / "board.json").write_text(json.dumps(raw))
+    out = micropython.run("""
+import machine
+from sowlight_fw import app
+print(app.main("/cfg/board.json", machine, cycles=2))
+print(len(machine.world.bitstreams))
+""", mounts=dict(MOUNTS, **{"/cfg": tmp_path}), timeout=60)
+    lines = out.strip().splitlines()
+    assert "leds.pits has 5 entries but the board has 12 pits" in out
+    assert lines[-2] == "None" and lines[-1] == "2"
+
+
+def test_main_py_stays_at_the_repl_when_asked(micropython, tmp_path):
+    (tmp_path / "repl_once").write_text("1")
+    out = micropython.run("import os, sys\nsys.path.append('/')\nos.chdir('/flag')\nexec(open('/main.py').read())\nprint(os.listdir('/flag'))",
+                          mounts=dict(MOUNTS, **{"/flag": tmp_path}), timeout=60)
+    assert "stopped at the REPL as asked" in out and out.strip().endswith("[]")
+
+
+def test_the_controllers_runtime_state_is_small(micropython):
+    """What a game in progress keeps besides code: the controller's own state stays a few KB; the
+    rest is the rules core's move history (for undo and repetition), which grows with the game."""
+    setup = """
+import json
+from sowlight_fw import config
+import sowlight_fw.controller, sowlight_fw.follow, sowlight_fw.observe
+import mancala, mancala.variants.oware
+import hands
+board = config.check(json.load(open("/boards/2x6-stores.json")))
+"""
+    start = micropython.heap_used(
+        "c = sowlight_fw.controller.Controller(board)\nc.new_game('oware')\ndel c.records[:]\ndel c.outbox[:]",
+        setup=setup, mounts=MOUNTS)
+    assert start.retained < 10 * 1024
+    moves = [r["move"] for r in cpython_game("occupancy", "oware", 1) if r["kind"] == "move"]
+    game = micropython.heap_used(
+        "h = hands.start(board, 'oware', seed=1)\nh.play(20000)\nc = h.c\nassert len(c.game.moves_played()) == %d\n"
+        "del c.records[:]\ndel c.outbox[:]\nh = None\n" % len(moves), setup=setup, mounts=MOUNTS, timeout=300)
+    history = micropython.heap_used(
+        "g = mancala.Game('oware')\nfor m in %r:\n    g.play(m)\n" % moves, setup=setup, mounts=MOUNTS)
+    assert game.retained - history.retained < 10 * 1024
