@@ -158,6 +158,27 @@ def refill(held, per_pit, order, n_pits):
     return counts, unfilled, left
 
 
+def refilled_round(game, points, first, orders):
+    """The next round of a refill game (Dakon, Sunca, Pandi, Pallam Kuzhi).
+
+    Each player p fills pits in orders[p] with the variant's seeds per pit from
+    points[p]; pits that cannot be filled are closed, what is left stays in the
+    store."""
+    pits = [0] * game.n_pits
+    stores = [0] * game.players
+    closed = []
+    for p in range(game.players):
+        counts, unfilled, left = refill(points[p], game.seeds, orders[p], game.n_pits)
+        for i in orders[p]:
+            pits[i] = counts[i]
+        stores[p] = left
+        closed.extend(unfilled)
+    g = game.__class__(pits=pits, stores=stores, to_move=first, **options_of(game))
+    if closed:
+        g.set_closed(closed)
+    return g
+
+
 def no_choices(title, choices, takes=""):
     """Refuse choices a variant's next round does not take (`takes`: those it does)."""
     if choices:

@@ -147,21 +147,12 @@ class Dakon(ClosedPits):
         return r
 
     def _next_round(self, match, result, first, choices):
-        from ..rounds import no_choices, options_of, refill
+        from ..rounds import no_choices, refilled_round
         no_choices(self.title, choices)
-        pits = [0] * self.n_pits
-        stores = [0, 0]
-        closed = []
+        # The cups nearest the shed are filled first; the beginning holes lie fallow.
+        orders = []
         for p in (0, 1):
-            # The cups nearest the shed are filled first; the beginning holes lie fallow.
             order = self._sowing_row(p)
             order.reverse()
-            counts, unfilled, left = refill(result.points[p], self.seeds, order, self.n_pits)
-            for i in order:
-                pits[i] = counts[i]
-            stores[p] = left
-            closed.extend(unfilled)
-        g = self.__class__(pits=pits, stores=stores, to_move=first, **options_of(self))
-        if closed:
-            g.set_closed(closed)
-        return g
+            orders.append(order)
+        return refilled_round(self, result.points, first, orders)

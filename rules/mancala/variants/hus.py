@@ -1,11 +1,12 @@
 """Hus (Otjitoto).  Rules: docs/variants/hus.md (source 001, I. The Game of Hus).
 
-Four rows; men never leave the board.  Also home of the row-and-column pit
-names Maruba and Mongola share (`pit_name`, `parse_pit`).
+Four rows; men never leave the board.  Also home of what Maruba and Mongola
+share: the row-and-column pit names (`pit_name`, `parse_pit`) and the end of a
+game whose men stay on the board (`men_stay_outcome`).
 """
 from ..game import Mancala, RELAY_LIMIT, Outcome
 from ..errors import NotationError, PositionError
-from ..trace import LIFT, RELAY, TAKE, HAND
+from ..trace import LIFT, RELAY, HAND
 
 # Row letters of Wagner's diagrams (001): P's outer a and inner b, Q's inner c and outer d.
 WAGNER_ROWS = ("a", "b", "c", "d")
@@ -50,15 +51,19 @@ def parse_pit(game, text, letters):
         text, game.title, ", ".join(letters), n, letters[1], n // 2 or 1))
 
 
-def to_hand(game, cell, tr):
-    """Take every seed of `cell` into the hand (to be sown again); return how many."""
+def men_stay_outcome(game, reason, why_lost):
+    """The end of a game whose men never leave the board (Hus, Mongola).
+
+    Scores are the men on each side; a player who cannot move (reason
+    "no moves") loses, `why_lost` % that player saying why."""
     b = game._b
-    k = b[cell]
-    if k:
-        b[cell] = 0
-        if tr is not None:
-            tr.add(TAKE, cell, k, HAND)
-    return k
+    k = 2 * game.pits_per_row
+    scores = [sum(b[:k]), sum(b[k:2 * k])]
+    if reason == "no moves":
+        loser = game.to_move
+        return Outcome(1 - loser, scores, why_lost % loser)
+    winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
+    return Outcome(winner, scores, reason)
 
 
 class Hus(Mancala):
@@ -135,7 +140,7 @@ class Hus(Mancala):
             if opp >= 0 and b[opp]:
                 # Inner hole facing an occupied one: take that hole and the one
                 # behind it, and sow them on from the hole just reached.
-                k = to_hand(self, opp, tr) + to_hand(self, self.behind(opp), tr)
+                k = self._take(opp, HAND, tr) + self._take(self.behind(opp), HAND, tr)
             else:
                 k = c
                 b[last] = 0
@@ -150,14 +155,7 @@ class Hus(Mancala):
         """Men never leave the board: nothing is collected."""
 
     def _judge(self, reason):
-        b = self._b
-        k = 2 * self.pits_per_row
-        scores = [sum(b[:k]), sum(b[k:2 * k])]
-        if reason == "no moves":
-            loser = self.to_move
-            return Outcome(1 - loser, scores, "player %d has no hole with two or more men and loses" % loser)
-        winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
-        return Outcome(winner, scores, reason)
+        return men_stay_outcome(self, reason, "player %d has no hole with two or more men and loses")
 
     # ----- notation and reasons -------------------------------------------
 

@@ -4,10 +4,10 @@ Rules: docs/variants/mongola.md (source 000, MONGOLA).  Four rows of seven;
 each player first arranges his men by fours (a setup phase of one move each);
 men never leave the board.
 """
-from ..game import Mancala, RELAY_LIMIT, Outcome
+from ..game import Mancala, RELAY_LIMIT
 from ..errors import NotationError, PositionError
 from ..trace import LIFT, RELAY, TAKE, PLACE, SKIP, HAND, OFF
-from .hus import pit_name, parse_pit, to_hand
+from .hus import pit_name, parse_pit, men_stay_outcome
 
 # The source's rows: X (player 0) has D (outer) and C (inner), Y has B (inner) and A (outer).
 _ROWS = ("D", "C", "B", "A")
@@ -120,7 +120,7 @@ class Mongola(Mancala):
             if opp >= 0 and b[opp] and b[self.behind(opp)]:
                 # Claim the column facing c, pick it up with c's men, and start
                 # again after the nearest empty house back from c.
-                n = to_hand(self, opp, tr) + to_hand(self, self.behind(opp), tr)
+                n = self._take(opp, HAND, tr) + self._take(self.behind(opp), HAND, tr)
                 m = b[c]
                 b[c] = 0
                 if tr is not None:
@@ -158,14 +158,7 @@ class Mongola(Mancala):
         """Men never leave the board: nothing is collected."""
 
     def _judge(self, reason):
-        b = self._b
-        k = 2 * self.pits_per_row
-        scores = [sum(b[:k]), sum(b[k:2 * k])]
-        if reason == "no moves":
-            loser = self.to_move
-            return Outcome(1 - loser, scores, "player %d can no longer walk (no house with two or more men) and is dead" % loser)
-        winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
-        return Outcome(winner, scores, reason)
+        return men_stay_outcome(self, reason, "player %d can no longer walk (no house with two or more men) and is dead")
 
     # ----- state --------------------------------------------------------
 

@@ -23,7 +23,7 @@ two moves part exactly at the step where their choices differ.
 """
 from ..game import Mancala, RELAY_LIMIT
 from ..errors import NotationError, PositionError
-from ..trace import LIFT, RELAY, TAKE, PASS, SKIP, HAND
+from ..trace import LIFT, RELAY, PASS, SKIP, HAND
 from .enkeshui import Staged
 
 # Start patterns: one player's pits in canonical order (back row from his left,
@@ -226,20 +226,12 @@ class Omweso(Staged):
     def _capture_take(self, last, p, tr):
         """Take the captured seeds into the hand; return how many."""
         o = self.opposite(last)
-        got = self._lift_into_hand(o, tr)
+        got = self._take(o, HAND, tr)
         if self.take_back:
-            got += self._lift_into_hand(self.behind(o), tr)
+            got += self._take(self.behind(o), HAND, tr)
         if self.take_own:
-            got += self._lift_into_hand(last, tr)
+            got += self._take(last, HAND, tr)
         return got
-
-    def _lift_into_hand(self, c, tr):
-        b = self._b
-        k = b[c]
-        b[c] = 0
-        if tr is not None and k:
-            tr.add(TAKE, c, k, HAND)
-        return k
 
     def _sow_hand(self, origin, k, p, d, tr):
         """Sow k seeds after origin in direction d; return (last pit, the player sleeps)."""

@@ -88,19 +88,7 @@ class Pandi(ClosedPits):
         return carried_result(self, match, held, short, self.shortfall)
 
     def _next_round(self, match, result, first, choices):
-        from ..rounds import no_choices, options_of, refill
+        from ..rounds import no_choices, refilled_round
         no_choices(self.title, choices)
-        pits = [0] * self.n_pits
-        stores = [0, 0]
-        closed = []
-        for p in (0, 1):
-            # Holes are filled from No. 1 on; the last ones (7th, then 6th...) are closed.
-            counts, unfilled, left = refill(result.points[p], self.seeds, self.side(p), self.n_pits)
-            for i in self.side(p):
-                pits[i] = counts[i]
-            stores[p] = left
-            closed.extend(unfilled)
-        g = self.__class__(pits=pits, stores=stores, to_move=first, **options_of(self))
-        if closed:
-            g.set_closed(closed)
-        return g
+        # Holes are filled from No. 1 on; the last ones (7th, then 6th...) are closed.
+        return refilled_round(self, result.points, first, (self.side(0), self.side(1)))
