@@ -49,6 +49,33 @@ def test_no_rules_entries_are_documented_not_playable():
     assert "choro" in mancala.variants(include_unplayable=True)
 
 
+def test_the_registry_keeps_no_catalog_between_look_ups():
+    # The board resolves a name, imports that variant's module and forgets the
+    # catalog's rows (some 10 KB on MicroPython); code that imports the
+    # catalog itself still gets every row.
+    import sys
+    assert "oware" in mancala.variants()
+    mancala.Game("Kalah Champion")
+    assert "mancala.catalog" not in sys.modules and "catalog" not in vars(mancala)
+    from mancala.catalog import ENTRIES
+    assert [e[0] for e in ENTRIES if e[1]] == mancala.variants()
+    assert ENTRIES[0] == ("oware", "oware", "Oware", "Oware", ("wari", "awele", "awale", "ayo", "ourri"),
+                          2, 6, 0, (2,), "003 OWARE")
+
+
+def test_every_variant_fits_the_boards_heap(micropython):
+    # What the board keeps once it imported the core and a variant and set up
+    # a game (code compiled from source, as the VM runs it): 40 KB for a board
+    # of two rows, 48 KB for four (bench/bench_micropython_rules.py prints it).
+    over = []
+    for name in mancala.variants():
+        budget = (48 if mancala.variant_info(name)["rows"] == 4 else 40) * 1024
+        kept = micropython.heap_used("import mancala\ng = mancala.Game(%r)" % name).retained
+        if kept > budget:
+            over.append("%s keeps %d bytes (budget %d)" % (name, kept, budget))
+    assert not over, "; ".join(over)
+
+
 # ----- positions ----------------------------------------------------------------
 
 def test_position_is_checked():

@@ -126,6 +126,54 @@ def test_push_agrees_with_play(name, seed):
     assert a.outcome() == b.outcome()
 
 
+def near_moves(g, legal, rnd, most=12):
+    """Moves to ask is_legal() about: some legal ones and moves that look like them."""
+    out = [("pass",), (0,), 0.0, True]
+    for m in legal:
+        if isinstance(m, int):
+            out += [m, m + 1, m - 1]
+        elif isinstance(m, tuple) and len(m) == 2 and isinstance(m[1], str):
+            w = m[1]
+            out += [m, (m[0], w[:-1]), (m[0] + 1, w)] + [(m[0], w + x) for x in "cnrs"] + [
+                (m[0], w[:i] + x + w[i + 1:]) for i in range(len(w)) for x in "cnrs"]
+        elif isinstance(m, tuple) and m and all(isinstance(x, int) for x in m):
+            out += [m, m[:1] + (-m[1],) + m[2:] if len(m) > 1 else m, m + (0,), m[:-1]]
+            out += [m[:i] + (m[i] + 1,) + m[i + 1:] for i in range(len(m))]
+        else:
+            out.append(m)
+    out += list(range(g.n_pits))
+    rnd.shuffle(out)
+    return out[:most]
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@slow
+@given(seed=st.integers(0, 2**32))
+def test_is_legal_and_play_agree_with_the_move_list(name, seed):
+    # Variants whose move list is costly (Omweso's family, Enkeshui, Maruba's)
+    # build it only when asked: is_legal() and play() then answer without it,
+    # and must say exactly what the list says.  A refused move changes nothing.
+    g = mancala.Game(name)
+    rnd = random.Random(seed)
+    for _ in range(80):
+        if g.is_over():
+            break
+        unlisted = g.copy()           # a copy made before the list is asked for
+        legal = g.legal_moves()
+        for m in near_moves(g, legal, rnd):
+            assert unlisted.copy().is_legal(m) == (m in legal), m
+            if m not in legal:
+                c = unlisted.copy()
+                before = (c.cells(), c.to_move, c.ply, mancala.to_text(c))
+                with pytest.raises(mancala.IllegalMoveError):
+                    c.play(m)
+                assert (c.cells(), c.to_move, c.ply, mancala.to_text(c)) == before
+                assert c.legal_moves() == legal
+        m = rnd.choice(legal)
+        assert unlisted.play(m).kinds() == g.copy().play(m).kinds()
+        g.play(m)
+
+
 @pytest.mark.parametrize("name", VARIANTS)
 def test_notation_and_position_text_round_trip(name):
     g = mancala.Game(name)

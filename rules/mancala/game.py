@@ -19,8 +19,8 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from .errors import IllegalMoveError, NotationError, PositionError
-from .trace import Trace, LIFT, RELAY, TAKE, EXTRA, PASS, END
+from .errors import IllegalMoveError, PositionError
+from .trace import Trace, LIFT, RELAY, TAKE, EXTRA, PASS, END, DROP_CODE
 
 # How a move goes on when its last seed lands in an occupied pit.
 RELAY_NONE = const(0)
@@ -88,6 +88,10 @@ class Mancala:
     no_moves_reason = "no moves"
     fours = False             # a seed that brings a pit to four mid-sowing: _four_made (Adi, Annana)
     phase = "play"
+    # The move list is built only when asked for (legal_moves, is_legal): for
+    # variants where listing the moves means playing a whole turn for each, so
+    # _after asks _can_move() instead and is_legal() answers without the list.
+    lazy_moves = False
 
     def __init__(self, pits=None, stores=None, to_move=0, **options):
         self._set_options(options)
@@ -122,13 +126,12 @@ class Mancala:
         for name, default, allowed in known:
             value = options.pop(name, default)
             if allowed is not None and value not in allowed:
-                raise PositionError("%s: option %s=%r is not allowed; choose one of %s" % (
-                    self.title, name, value, _show_allowed(allowed)))
+                from .reasons import bad_option
+                raise bad_option(self, name, value, allowed)
             setattr(self, name, value)
         if options:
-            names = ", ".join(o[0] for o in known) or "none"
-            raise PositionError("%s has no option %s (its options: %s)" % (
-                self.title, ", ".join(sorted(options)), names))
+            from .reasons import unknown_options
+            raise unknown_options(self, options)
 
     def _setup_board(self):
         """Derive the geometry; variants with other boards override."""
@@ -141,8 +144,11 @@ class Mancala:
         if t is None:
             t = _TRACKS[key] = {}
         self._tracks = t
-        # The search path sows inline unless the variant sows its own way.
-        self._plain_sow = self.__class__._sow is Mancala._sow and not self.fours
+        # The search path sows inline unless the variant sows its own way;
+        # relays follow the default rule inline unless the variant has its own.
+        cls = self.__class__
+        self._plain_sow = cls._sow is Mancala._sow and not self.fours
+        self._plain_relay = cls._relay_from is Mancala._relay_from and cls._relay_direction is Mancala._relay_direction
         k = self._per_player
         # Each player's pits as a tuple: the legal-move scan runs on every ply.
         self._sides = tuple(tuple(range(p * k, p * k + k)) for p in range(self.players))
@@ -162,26 +168,8 @@ class Mancala:
         return self.n_pits * self.seeds
 
     def _load(self, b, pits, stores):
-        n = self.n_pits
-        pits = list(pits)
-        if len(pits) != n:
-            raise PositionError("%s has %d pits (%d rows of %d), but %d counts were given" % (
-                self.title, n, self.rows, self.pits_per_row, len(pits)))
-        if stores is None:
-            stores = [0] * self.players
-        stores = list(stores)
-        if len(stores) != self.players:
-            raise PositionError("%s has %d players, so stores needs %d numbers, not %d" % (
-                self.title, self.players, self.players, len(stores)))
-        for i, c in enumerate(pits + stores):
-            if not isinstance(c, int) or c < 0:
-                where = ("pit %d" % i) if i < n else ("store %d" % (i - n))
-                raise PositionError("%s holds %r: counts must be whole numbers of 0 or more" % (where, c))
-            b[i] = c
-        total = sum(b)
-        if total > self.total_seeds():
-            raise PositionError("%s is played with %d seeds, but this position has %d: it cannot arise" % (
-                self.title, self.total_seeds(), total))
+        from .reasons import load_counts   # (a given position only: code kept out of memory until then)
+        load_counts(self, b, pits, stores)
 
     def _start(self, fresh):
         """Set up variant state beyond the counts (phases, owned pits...)."""
@@ -287,21 +275,38 @@ class Mancala:
         return t
 
     def _make_track(self, player, d, origin):
-        ring = self._ring(d, player)
+        # Tracks are kept as bytes (every board has fewer than 256 cells): a
+        # game ends up caching one for most pits, and bytes take a third of a
+        # list's room.  The ring they are cut from is cached with them (under
+        # a negative key), so that a new track allocates only itself.
+        rk = -1 - (player * 2 + (d > 0))
+        ring = self._tracks.get(rk)
+        if ring is None:
+            ring = self._tracks[rk] = bytes(self._ring(d, player))
         r = len(ring)
-        i = ring.index(origin)
-        t = []
+        i = 0
+        while ring[i] != origin:
+            i += 1
+        n = 0
+        for k in range(1, r + 1):
+            if self._sowable(player, ring[(i + k) % r], origin):
+                n += 1
+        t = bytearray(n)
+        n = 0
         for k in range(1, r + 1):
             c = ring[(i + k) % r]
             if self._sowable(player, c, origin):
-                t.append(c)
-        return t
+                t[n] = c
+                n += 1
+        return bytes(t)
 
     def _sow(self, origin, n, player, d, tr):
         """Sow n seeds from the hand, starting after origin; return the last cell."""
         if self.fours:
             return self._sow_each(origin, n, player, d, tr)
-        t = self.track(player, d, origin)
+        t = self._tracks.get((player * 2 + (d > 0)) * 256 + origin)   # track(), looked up inline
+        if t is None:
+            t = self.track(player, d, origin)
         b = self._b
         lap = len(t)
         if tr is None:
@@ -315,16 +320,21 @@ class Mancala:
             for i in range(n):
                 b[t[i]] += 1
             return t[n - 1]
-        last = origin
-        while n > 0:
+        # The traced path: each seed a drop step, appended here (Trace.drop
+        # inlined; (c << 4) + code is ((c + 2) << 4) | DROP_CODE, in a local).
+        s = tr._s
+        code = DROP_CODE + 32
+        c = origin
+        while n >= lap:
             for c in t:
                 b[c] += 1
-                tr.drop(c)
-                last = c
-                n -= 1
-                if n == 0:
-                    break
-        return last
+                s.append((c << 4) + code)
+            n -= lap
+        for i in range(n):
+            c = t[i]
+            b[c] += 1
+            s.append((c << 4) + code)
+        return c
 
     def _sow_each(self, origin, n, player, d, tr):
         """Sow seed by seed, for rules that act as a seed lands (fours made on the way)."""
@@ -333,6 +343,8 @@ class Mancala:
         lap = len(t)
         i = 0
         c = origin
+        s = tr._s if tr is not None else None   # drop steps appended inline (Trace.drop)
+        code = DROP_CODE + 32                   # (c << 4) + code == ((c + 2) << 4) | DROP_CODE
         while n:
             c = t[i]
             i += 1
@@ -340,8 +352,8 @@ class Mancala:
                 i = 0
             b[c] += 1
             n -= 1
-            if tr is not None:
-                tr.drop(c)
+            if s is not None:
+                s.append((c << 4) + code)
             if n and b[c] == 4 and c < self.n_pits:
                 self._four_made(c, tr)
         return c
@@ -370,6 +382,19 @@ class Mancala:
     def _relays(self, last, player, d, tr):
         """Go on sowing from where each lap ends while the relay rule says so; return the last cell."""
         b = self._b
+        if self._plain_relay:
+            # The default rule, inline (no calls a lap): lift the last pit
+            # while it holds more than the seed just dropped.
+            n = self.n_pits
+            for _ in range(RELAY_LIMIT):
+                if last >= n or b[last] <= 1:
+                    return last
+                k = b[last]
+                b[last] = 0
+                if tr is not None:
+                    tr.add(RELAY, last, k)
+                last = self._sow(last, k, player, d, tr)
+            return last
         for _ in range(RELAY_LIMIT):
             d = self._relay_direction(d)
             origin = self._relay_from(last, player, d)
@@ -550,10 +575,19 @@ class Mancala:
             if seen:
                 self._finish(tr, "repetition")
                 return
+        if self.lazy_moves:
+            self._legal = None
+            if not self._can_move():
+                self._no_moves(tr)
+            return
         moves = self._moves()
         self._legal = moves
         if not moves:
             self._no_moves(tr)
+
+    def _can_move(self):
+        """Whether the player to move has a legal move (lazy_moves variants answer without the list)."""
+        return len(self._moves()) > 0
 
     def _no_moves(self, tr):
         """The player to move has no legal move: the game ends, or with
@@ -668,26 +702,8 @@ class Mancala:
     # ----- why a move is illegal, and notation ------------------------------
 
     def _why_illegal(self, move):
-        if self._over is not None:
-            return "the game is over (%s)" % self._over.reason
-        try:
-            pit, d = self._unpack(move)
-        except (TypeError, IndexError):
-            return "%r is not a move of %s" % (move, self.title)
-        if not isinstance(pit, int) or not 0 <= pit < self.n_pits:
-            return "%r is not a pit of %s (pits are 0 to %d)" % (pit, self.title, self.n_pits - 1)
-        name = self._pit_name(pit)
-        if self.owner(pit) != self.to_move:
-            return "pit %s belongs to player %d, and player %d is to move" % (name, self.owner(pit), self.to_move)
-        if self._b[pit] < self.min_seeds:
-            if self.min_seeds == 1:
-                return "pit %s is empty" % name
-            return "pit %s holds %d seeds; %s needs at least %d to start a move" % (name, self._b[pit], self.title, self.min_seeds)
-        if self.direction == 0 and not isinstance(move, tuple):
-            return "%s needs a direction: play (%d, 1) counter-clockwise or (%d, -1) clockwise" % (self.title, pit, pit)
-        if self.direction != 0 and isinstance(move, tuple):
-            return "%s is sown in one direction only: play the pit number %d alone" % (self.title, pit)
-        return self._why_rule(move)
+        from .reasons import why_illegal   # (code kept out of memory until a move is refused)
+        return why_illegal(self, move)
 
     def _why_rule(self, move):
         """Why a well-formed move is still illegal (variants with extra rules say more)."""
@@ -704,11 +720,8 @@ class Mancala:
         return "%s%d" % (chr(65 + p), k + 1)
 
     def _parse_pit(self, text):
-        for i in range(self.n_pits):
-            if self._pit_name(i) == text:
-                return i
-        raise NotationError("%r is not a pit of %s: pits are %s" % (
-            text, self.title, " ".join(self._pit_name(i) for i in range(self.n_pits))))
+        from .reasons import parse_pit
+        return parse_pit(self, text)
 
     def move_name(self, move):
         pit, d = self._unpack(move)
@@ -717,20 +730,9 @@ class Mancala:
         return self._pit_name(pit)
 
     def parse_move(self, text):
-        text = text.strip()
-        if not text:
-            raise NotationError("an empty move: name a pit (%s)" % " ".join(self._pit_name(i) for i in range(self.n_pits)))
-        if self.direction == 0:
-            if text[-1] not in "+-":
-                raise NotationError("%s needs a direction: add + (counter-clockwise) or - (clockwise), e.g. %s+" % (self.title, text))
-            return (self._parse_pit(text[:-1]), 1 if text[-1] == "+" else -1)
-        return self._parse_pit(text)
+        from .reasons import parse_move
+        return parse_move(self, text)
 
     def __repr__(self):
         return "<%s %s stores=%s to_move=%d>" % (self.title, self.pits, self.stores, self.to_move)
 
-
-def _show_allowed(allowed):
-    if isinstance(allowed, range):
-        return "%d to %d" % (allowed[0], allowed[-1])
-    return ", ".join(repr(a) for a in allowed)

@@ -21,7 +21,8 @@ The match text is two lines, the match's own state and the round's position:
 See docs/rules.md, "Matches".
 """
 from .errors import IllegalMoveError, NoRulesError, PositionError
-from .game import Outcome, _show_allowed
+from .game import Outcome
+from .reasons import show_allowed as _show_allowed
 from .position import to_text as _position_text, from_text as _position_from_text
 from .registry import variant_class
 

@@ -1,8 +1,11 @@
 """Names to variants: Game(name) and the list of variants.
 
-Only the chosen variant's module is imported (the board has little memory).
+Only the chosen variant's module is imported (the board has little memory),
+and the catalog is read only while a name is looked up: its rows (some 10 KB
+on MicroPython) are not kept between look-ups.
 """
-from .catalog import ENTRIES, NO_RULES
+import sys
+
 from .errors import NoRulesError, UnknownVariantError
 
 _DROP = " -_'’./()"
@@ -17,18 +20,27 @@ def normalize(name):
     return "".join(out)
 
 
-_names = None
+def _catalog():
+    """The catalog module, imported for one look-up and then forgotten (by
+    sys.modules and by the package), so that its rows are garbage once the
+    caller is done with them.  Code that imports mancala.catalog itself keeps
+    what it took from it."""
+    catalog = __import__("mancala.catalog", None, None, ("ENTRIES",))
+    sys.modules.pop("mancala.catalog", None)
+    pkg = sys.modules.get("mancala")
+    if pkg is not None and "catalog" in pkg.__dict__:
+        try:
+            delattr(pkg, "catalog")
+        except AttributeError:
+            pass        # another thread's look-up forgot it first
+    return catalog
 
 
-def _index():
-    global _names
-    if _names is None:
-        names = {}
-        for e in ENTRIES:
-            for n in (e[0], e[3]) + e[4]:
-                names[normalize(n)] = e
-        _names = names
-    return _names
+def _names(entries):
+    """Every name and alias, normalized, with its row."""
+    for e in entries:
+        for n in (e[0], e[3]) + e[4]:
+            yield normalize(n), e
 
 
 def entry(name):
@@ -36,18 +48,19 @@ def entry(name):
     if not isinstance(name, str):
         raise UnknownVariantError("a variant is named by a string, not %r" % (name,))
     key = normalize(name)
-    names = _index()
-    e = names.get(key)
-    if e is None:
-        near = close_matches(key, names)
-        hint = ("; did you mean %s?" % ", ".join(near)) if near else ""
-        raise UnknownVariantError("no variant is called %r%s (sowlight variants lists them all)" % (name, hint))
-    return e
+    entries = _catalog().ENTRIES
+    for n, e in _names(entries):
+        if n == key:
+            return e
+    near = close_matches(key, _names(entries))
+    hint = ("; did you mean %s?" % ", ".join(near)) if near else ""
+    raise UnknownVariantError("no variant is called %r%s (sowlight variants lists them all)" % (name, hint))
 
 
 def close_matches(key, names, most=3):
+    """The ids of up to `most` rows whose names are near `key`; names: (normalized name, row) pairs."""
     scored = []
-    for n, e in names.items():
+    for n, e in names:
         d = _distance(key, n)
         if d <= max(2, len(key) // 3) or (len(key) >= 3 and (n.startswith(key) or key in n)):
             scored.append((d, e[0]))
@@ -78,7 +91,7 @@ def variant_class(name):
     e = entry(name)
     ident, module = e[0], e[1]
     if module is None:
-        if ident in NO_RULES:
+        if ident in _catalog().NO_RULES:
             raise NoRulesError("%s: the sources record no rules for this game, only its name and board (see docs/variants/%s.md)" % (e[3], ident))
         raise NoRulesError("%s is described in the sources but is not playable yet (see docs/variants/%s.md)" % (e[3], ident))
     mod = __import__("mancala.variants." + module, None, None, (e[2],))
@@ -96,7 +109,7 @@ def Game(name, pits=None, stores=None, to_move=0, **options):
 
 def variants(include_unplayable=False):
     """The ids of the playable variants (with include_unplayable, every id in the catalog)."""
-    return [e[0] for e in ENTRIES if include_unplayable or e[1] is not None]
+    return [e[0] for e in _catalog().ENTRIES if include_unplayable or e[1] is not None]
 
 
 def variant_info(name):

@@ -40,6 +40,10 @@ _PIT = const(4)
 _TO = const(12)
 _COUNT = const(20)
 
+# A drop step without its pit: kind 2, to -1 (+2), count 1.  The engine's
+# sowing loop appends ((cell + 2) << 4) | DROP_CODE itself (no call per seed).
+DROP_CODE = const(0x101002)
+
 
 class Trace:
     """The steps of one move; iterate to get Step(kind, pit, count, to)."""
@@ -52,7 +56,7 @@ class Trace:
 
     def drop(self, cell):
         # The hot call while sowing with a trace: no keyword handling.
-        self._s.append(2 | ((cell + 2) << 4) | (1 << 12) | (1 << 20))
+        self._s.append(((cell + 2) << _PIT) | DROP_CODE)
 
     def __len__(self):
         return len(self._s)

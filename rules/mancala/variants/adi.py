@@ -39,6 +39,10 @@ class Adi(Mancala):
 
     def _start(self, fresh):
         self._given = None    # the houses before a given position was scored at once
+        # The player to move as given: with the first round's owners the
+        # engine may pass him at once, before the owners of a later round
+        # (set_owners, the position text's bought fields) are known.
+        self._given_to_move = self.to_move
 
     def owner(self, pit):
         """The player who owns the house now (its buyer, once bought); stores are their player's."""
@@ -65,6 +69,7 @@ class Adi(Mancala):
             self._given = None
         self._own = owners
         self._sides = (tuple(i for i in range(12) if owners[i] == 0), tuple(i for i in range(12) if owners[i] == 1))
+        self.to_move = self._given_to_move
         self._over = None
         self._legal = None
         self._seen = {}

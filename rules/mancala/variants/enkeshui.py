@@ -1,15 +1,13 @@
 """Enkeshui (Maasai).  Rules: docs/variants/enkeshui.md (source 004, 9 - MAASI, ENKESHUI).
 
-Also home of two parts Kiothi and Lukho share (they import them from here):
-- Staged: a game that opens with a setup phase of small tuple moves (seeds
-  taken into a player's hand, placed one by one, a racing start) before play;
-- the lockstep racing start (Enkeshui._race_start / _race): both players sow at
-  once, one seed each per tick, and whoever sleeps first (or goes farthest)
-  begins the game.
+The setup phase (advance moves, the racing start) is played as moves: see
+mancala.staged.  Lukho is built on this class and shares its lockstep racing
+start (Enkeshui._race_start / _race): both players sow at once, one seed each
+per tick, and whoever sleeps first (or goes farthest) begins the game.
 """
-from ..game import Mancala, RELAY_LIMIT
-from ..errors import NotationError, PositionError
-from ..trace import LIFT, RELAY, TAKE, PLACE, PASS, OFF
+from ..game import RELAY_LIMIT
+from ..trace import LIFT, RELAY, PLACE
+from ..staged import Staged
 
 # Start rows (each player's row from his own left), Diagram j (2x8) and
 # Diagram I (2x12); 2x10 has no diagram (see the doc's decisions).
@@ -19,294 +17,12 @@ _ROWS = {
     12: (0, 3, 3, 0, 3, 3, 0, 3, 3, 0, 3, 3),
 }
 
-# Setup-phase move words: moves are 1- or 2-tuples starting with one of them.
-_WORDS = ("pass", "race", "done", "lift", "place", "remove")
 
-
-def _pits_text(game, mask):
-    return ",".join(game._pit_name(i) for i in range(game.n_pits) if mask >> i & 1)
-
-
-def _pits_mask(game, text, what):
-    mask = 0
-    if text:
-        for name in text.split(","):
-            try:
-                mask |= 1 << game._parse_pit(name)
-            except NotationError:
-                raise PositionError("%s=%s: %r is not a pit of %s" % (what, text, name, game.title))
-    return mask
-
-
-class Staged(Mancala):
-    """A game whose setup phase is played as moves before the sowing starts.
-
-    The setup is a list of stages (stage word, player); each stage takes one or
-    more moves of that player.  Seeds a player takes off the board stay in his
-    hand (self._hand, counted by outside()) until he places or sows them.
-    Subclasses give _stages(), the stage moves and _begin_play().
-    """
-
-    has_state = True
-    mark_key = ""   # the position-text name of the marked pits (bulls, knives); "" for none
-
-    def _start(self, fresh):
-        self._first = self.to_move       # the player who begins (before any race)
-        self._hand = (0, 0)
-        self._si = 0                     # index of the current setup stage
-        self._sub = 0                    # progress inside the stage
-        self._m0 = 0                     # pits marked for player 0 / player 1
-        self._m1 = 0                     # (bulls, knives) as bit masks
-        self.phase = "play"
-        if fresh and self._stages():
-            self.phase = "setup"
-            self._enter_stage(None)
-        elif fresh:
-            self._begin_play(None)
-
-    # ----- stages -------------------------------------------------------
-
-    def _stages(self):
-        """The setup stages of a new game: a tuple of (word, player)."""
-        return ()
-
-    def _stage(self):
-        return self._stages()[self._si]
-
-    def _enter_stage(self, tr):
-        """Make the current stage's player the one to move; skip stages with nothing to do."""
-        st = self._stages()
-        while self._si < len(st):
-            word, player = st[self._si]
-            if self._stage_needed(word, player):
-                self.to_move = player
-                # Progress: lifts made (+4 once placing began); for "place"
-                # (Lukho's one hole) the hole chosen, -1 before the first stone.
-                self._sub = -1 if word == "place" else 0
-                return
-            self._si += 1
-        self.phase = "play"
-        self._begin_play(tr)
-
-    def _stage_needed(self, word, player):
-        return True
-
-    def _next_stage(self, tr):
-        self._si += 1
-        self._enter_stage(tr)
-
-    def _begin_play(self, tr):
-        """The setup is over: the first player of the game moves."""
-        self.to_move = self._first
-
-    def outside(self):
-        return self._hand[0] + self._hand[1]
-
-    def _add_hand(self, player, k):
-        h = self._hand
-        self._hand = (h[0] + k, h[1]) if player == 0 else (h[0], h[1] + k)
-
-    # ----- the hand moves every setup shares ----------------------------
-
-    def _lift_to_hand(self, pit, player, tr):
-        """Take every seed of `pit` into the player's hand."""
-        k = self._b[pit]
-        self._b[pit] = 0
-        self._add_hand(player, k)
-        if tr is not None:
-            tr.add(TAKE, pit, k, OFF)
-
-    def _place_from_hand(self, pit, player, tr):
-        self._b[pit] += 1
-        self._add_hand(player, -1)
-        if tr is not None:
-            tr.add(PLACE, pit, 1)
-
-    def _deploy_moves(self, player, lift_from, place_into):
-        """Moves of a redeployment: pass, lift up to two pits, then place every seed lifted."""
-        lifts = self._sub & 3
-        placing = self._sub & 4
-        out = []
-        if lifts == 0:
-            out.append(("pass",))
-        if lifts < 2 and not placing:
-            b = self._b
-            marked = self._m0 | self._m1
-            for i in lift_from:
-                if b[i] and not marked >> i & 1:
-                    out.append(("lift", i))
-        if lifts:
-            for i in place_into:
-                out.append(("place", i))
-        return out
-
-    def _deploy_move(self, move, tr):
-        p = self.to_move
-        word = move[0]
-        if word == "pass":
-            if tr is not None:
-                tr.add(PASS)
-            self._next_stage(tr)
-        elif word == "lift":
-            self._lift_to_hand(move[1], p, tr)
-            self._sub += 1
-        else:
-            self._place_from_hand(move[1], p, tr)
-            self._sub |= 4
-            if self._hand[p] == 0:
-                self._next_stage(tr)
-
-    # ----- moves, legality, turns ------------------------------------
-
-    def _moves(self):
-        if self.phase == "play":
-            return self._play_moves()
-        return self._setup_moves()
-
-    def _move(self, move, tr):
-        if self.phase == "play":
-            self._play_move(move, tr)
-        else:
-            self._setup_move(move, tr)
-
-    def _position_key(self):
-        if self.phase != "play":
-            # Setup positions may come round again (seeds lifted, then put back)
-            # and a play position may look like the setup's: neither is a
-            # repetition, so each setup position gets a key of its own.
-            return ("setup", len(self._hist))
-        key = Mancala._position_key(self)
-        x = self._extra_key()
-        if not (self._m0 or self._m1 or x):
-            return key
-        # The engine's key is an exact one on MicroPython (bytes), a 64-bit hash
-        # on CPython; the marked pits join it the same way.
-        if isinstance(key, int):
-            return hash((key, self._m0, self._m1, x))
-        return (key, self._m0, self._m1, x)
-
-    def _extra_key(self):
-        return 0
-
-    # ----- undo, copy, position text -------------------------------------
-
-    def _save(self):
-        return (self.phase, self._si, self._sub, self._hand, self._m0, self._m1, self._first)
-
-    def _restore(self, s):
-        self.phase, self._si, self._sub, self._hand, self._m0, self._m1, self._first = s
-
-    def _state_fields(self):
-        out = []
-        if self.phase != "play":
-            out.append("setup=%d.%d" % (self._si, self._sub))
-            out.append("first=%d" % self._first)
-            if self._hand[0] or self._hand[1]:
-                out.append("hand=%d,%d" % self._hand)
-        if self.mark_key:
-            for p, m in ((0, self._m0), (1, self._m1)):
-                if m:
-                    out.append("%s%d=%s" % (self.mark_key, p, _pits_text(self, m)))
-        return out
-
-    def _load_state_fields(self, fields):
-        fields = dict(fields)
-        try:
-            if "setup" in fields:
-                si, _, sub = fields.pop("setup").partition(".")
-                self._si = int(si)
-                self._sub = int(sub)
-                if not 0 <= self._si < len(self._stages()):
-                    raise ValueError
-                self.phase = "setup"
-                self._first = int(fields.pop("first", self.to_move))
-                h = fields.pop("hand", "0,0").split(",")
-                self._hand = (int(h[0]), int(h[1]))
-                if min(self._hand) < 0 or self._first not in (0, 1):
-                    raise ValueError
-        except (ValueError, IndexError):
-            raise PositionError("%s: the setup fields (setup=stage.progress first=player hand=h0,h1) are malformed" % self.title)
-        if self.phase != "play" and self._stage()[1] != self.to_move:
-            raise PositionError("%s: in setup stage %d (%s) player %d is to move, not player %d" % (
-                self.title, self._si, self._stage()[0], self._stage()[1], self.to_move))
-        if self.mark_key:
-            self._m0 = _pits_mask(self, fields.pop(self.mark_key + "0", ""), self.mark_key + "0")
-            self._m1 = _pits_mask(self, fields.pop(self.mark_key + "1", ""), self.mark_key + "1")
-            if self._m0 & self._m1:
-                raise PositionError("%s: a pit cannot belong to both players" % self.title)
-        self._load_more_fields(fields)
-        if fields:
-            raise PositionError("%s has no state field %s" % (self.title, ", ".join(sorted(fields))))
-        if sum(self._b) + self.outside() > self.total_seeds():
-            raise PositionError("%s is played with %d seeds, but this position has %d" % (
-                self.title, self.total_seeds(), sum(self._b) + self.outside()))
-        # The engine looked at the position before this state was known: look again.
-        self._over = None
-        self._legal = None
-        self._seen = {}
-        self._key = self._position_key()
-        self._seen[self._key] = 1
-        self._after(None)
-
-    def _load_more_fields(self, fields):
-        """Pop the variant's other state fields from the dict."""
-
-    # ----- notation -----------------------------------------------------
-
-    def move_name(self, move):
-        if isinstance(move, tuple) and move and isinstance(move[0], str):
-            if len(move) == 1:
-                return move[0]
-            return "%s:%s" % (move[0], self._pit_name(move[1]))
-        return self._play_move_name(move)
-
-    def _play_move_name(self, move):
-        return Mancala.move_name(self, move)
-
-    def parse_move(self, text):
-        text = text.strip()
-        word, colon, pit = text.partition(":")
-        if word in _WORDS:
-            if colon:
-                return (word, self._parse_pit(pit))
-            return (word,)
-        return self._parse_play_move(text)
-
-    def _parse_play_move(self, text):
-        return Mancala.parse_move(self, text)
-
-    def _why_illegal(self, move):
-        if self._over is not None:
-            return "the game is over (%s)" % self._over.reason
-        if self.phase != "play":
-            word, player = self._stage()
-            legal = self.legal_moves()
-            names = " ".join(self.move_name(m) for m in legal[:8]) + (" ..." if len(legal) > 8 else "")
-            return "%r is not a move now: %s is in its setup (%s, player %d), where the moves are %s" % (
-                move, self.title, self._stage_words.get(word, word), player, names)
-        if isinstance(move, tuple) and move and isinstance(move[0], str):
-            return "%s is a setup move, and the setup is over" % (move[0],)
-        return self._why_play(move)
-
-    _stage_words = {
-        "advance": "the advance move",
-        "deploy": "the opening redeployment",
-        "race": "the racing start",
-        "remove": "taking stones off the own side",
-        "place": "placing stones in one hole on the opponent's side",
-    }
-
-    def _why_play(self, move):
-        pit = move[0] if isinstance(move, tuple) and move else move
-        if not isinstance(pit, int) or isinstance(pit, bool) or not 0 <= pit < self.n_pits:
-            return "%r is not a move of %s: name one of your pits (0 to %d), as in %s" % (
-                move, self.title, self.n_pits - 1, " ".join(self.move_name(m) for m in self.legal_moves()))
-        name = self._pit_name(pit)
-        if self.owner(pit) != self.to_move:
-            return "pit %s belongs to player %d, and player %d is to move" % (name, self.owner(pit), self.to_move)
-        if not self._b[pit]:
-            return "pit %s is empty" % name
-        return self._why_rule(move)
+def _all_ints(items):
+    for x in items:
+        if type(x) is not int:
+            return False
+    return True
 
 
 class Enkeshui(Staged):
@@ -324,6 +40,7 @@ class Enkeshui(Staged):
     optional_capture = True     # rule 6: a capture may be declined
     turn_after_circuit = True   # rule 5: either direction once round the opponent's side
     makes_bulls = True          # rule 2: a handful ending on three makes a bull
+    lazy_moves = True           # listing the moves plays a turn out from every pit (_probe)
 
     def _initial(self, b):
         row = self._start_row()
@@ -467,6 +184,35 @@ class Enkeshui(Staged):
                 if self.optional_capture and self._probe(i, -1)[1]:
                     out.append((i, -1, 0))
         return out
+
+    def _can_move(self):
+        if self.phase != "play":
+            return len(self._setup_moves()) > 0
+        return len(self._movable(self.to_move)) > 0
+
+    def is_legal(self, move):
+        """Whether a move is one legal_moves() lists, answered without the list when it is not built
+        (the list plays out a turn or two from every pit; a move needs at most two)."""
+        if self._legal is not None or self._over is not None or self.phase != "play":
+            return Staged.is_legal(self, move)
+        t = type(move)
+        if t is int:
+            return move in self._movable(self.to_move)
+        if t is tuple and 2 <= len(move) <= 3 and _all_ints(move):
+            pit, d = move[0], move[1]
+            if pit not in self._movable(self.to_move):
+                return False
+            if len(move) == 3 and not (move[2] == 0 and self.optional_capture):
+                return False
+            if d == 1:
+                return len(move) == 3 and self._probe(pit, 1)[1]
+            if d == -1:
+                if not self._probe(pit, 1)[0]:
+                    return False              # never round the opponent's side: no turning back
+                return len(move) == 2 or self._probe(pit, -1)[1]
+            return False
+        # Anything else (a list, a bool...) is legal exactly when the list says so.
+        return Staged.is_legal(self, move)
 
     def _probe(self, pit, turn):
         """Play pit on a scratch board: (reached the circuit choice?, ended on a capture?)."""

@@ -11,7 +11,7 @@ except ImportError:  # CPython
 
 from ..game import RELAY_LAST, RELAY_LIMIT
 from ..errors import PositionError
-from ..trace import LIFT, RELAY, EXTRA
+from ..trace import LIFT, RELAY, EXTRA, DROP_CODE
 from ..closed import ClosedPits
 
 
@@ -42,13 +42,15 @@ class Giuthi(ClosedPits):
             tr.add(LIFT, pit, n)
         c = pit
         crossed = False
+        s = tr._s if tr is not None else None   # drop steps appended inline (Trace.drop): once a seed
+        code = DROP_CODE + 32                   # (c << 4) + code == ((c + 2) << 4) | DROP_CODE
         for lap in range(RELAY_LIMIT):
             while n:
                 c = step[c]
                 b[c] += 1
                 n -= 1
-                if tr is not None:
-                    tr.drop(c)
+                if s is not None:
+                    s.append((c << 4) + code)
                 if c < lo or c >= hi:
                     crossed = True
             if b[c] == 1 or lap == RELAY_LIMIT - 1:

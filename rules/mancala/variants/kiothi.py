@@ -1,11 +1,11 @@
 """Kiothi (Meru).  Rules: docs/variants/kiothi.md (source 004, 14 - MERU, KIOTHI).
 
-The setup phase (the opening redeployment) comes from Staged, shared with
-Enkeshui and Lukho.
+The setup phase (the opening redeployment) comes from mancala.staged, shared
+with Enkeshui, Lukho and the mweso family.
 """
 from ..game import Mancala, RELAY_LIMIT
 from ..trace import LIFT, RELAY
-from .enkeshui import Staged, _pits_text, _pits_mask
+from ..staged import Staged, pits_text
 
 _CHAIN = 4   # the left-end boma takes the pit opposite and up to three more
 
@@ -72,12 +72,22 @@ class Kiothi(Staged):
     def _play_moves(self):
         p = self.to_move
         b = self._b
+        tracks = self._tracks
+        k = self._per_player
+        lo = p * k
         out = []
-        for i in self.side(p):
-            if b[i]:
-                last, before = self._first_end(i)
-                # The move may not end in one of the mover's own occupied bomas.
-                if not (before and self.owner(last) == p):
+        for i in self._sides[p]:
+            n = b[i]
+            if n:
+                # Where the first handful ends (_first_end, worked out inline:
+                # this runs after every move).  The move may not end in one of
+                # the mover's own occupied bomas.
+                t = tracks.get((p * 2 + 1) * 256 + i)
+                if t is None:
+                    t = self.track(p, 1, i)
+                lap = len(t)
+                last = t[(n - 1) % lap]
+                if not (lo <= last < lo + k and b[last] + (n - 1) // lap):
                     out.append(i)
         return out
 
@@ -170,11 +180,12 @@ class Kiothi(Staged):
     def _state_fields(self):
         out = Staged._state_fields(self)
         if self._unmoved:
-            out.append("unmoved=%s" % _pits_text(self, self._unmoved))
+            out.append("unmoved=%s" % pits_text(self, self._unmoved))
         return out
 
     def _load_more_fields(self, fields):
-        self._unmoved = _pits_mask(self, fields.pop("unmoved", ""), "unmoved")
+        from ..reasons import pits_mask
+        self._unmoved = pits_mask(self, fields.pop("unmoved", ""), "unmoved")
 
     def _why_rule(self, move):
         if isinstance(move, tuple):

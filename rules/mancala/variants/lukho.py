@@ -21,6 +21,7 @@ class Lukho(Enkeshui):
     optional_capture = False    # the execution phase has no decisions
     turn_after_circuit = False
     makes_bulls = False
+    lazy_moves = False          # one move at most, found without playing it out
 
     def _initial(self, b):
         Mancala._initial(self, b)

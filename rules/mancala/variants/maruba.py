@@ -23,6 +23,7 @@ class Maruba(Mancala):
     start = "maruba"          # inner row: empty far left, one next to it, two elsewhere
     form = 1                  # 1: kill + any one other hole; 2: kill + any other column
     pass_when_stuck = True    # a player left with singles that all face occupied holes passes
+    lazy_moves = True         # listing the moves sows out every start: only when asked
     options = (("pits_per_row", 8, range(3, 25)),)
 
     # ----- the board ----------------------------------------------------
@@ -133,8 +134,35 @@ class Maruba(Mancala):
                 out.append((pit, o))
         return out
 
+    def _can_move(self):
+        return self.has_seeds(0) and self.has_seeds(1) and len(self._starts()) > 0
+
     def is_legal(self, move):
-        return self._over is None and move in self.legal_moves()
+        """Whether a move is one legal_moves() lists, answered without the list when it is not
+        built (the list sows out every start; a move needs its own only)."""
+        if self._over is not None:
+            return False
+        if self._legal is not None:
+            return move in self._legal
+        if type(move) is int:
+            pit, other = move, -1
+        elif type(move) is tuple and len(move) == 2 and type(move[0]) is int and type(move[1]) is int and move[1] >= 0:
+            pit, other = move
+        else:
+            return move in self.legal_moves()    # anything else: exactly what the list says
+        if not (self.has_seeds(0) and self.has_seeds(1)) or pit not in self._starts():
+            return False
+        p = self.to_move
+        lo = p * 2 * self.pits_per_row
+        hi = lo + 2 * self.pits_per_row
+        b = self._b
+        mine = b[lo:hi]
+        opp = self._kill_at(self._sow_all(pit, p, None))
+        b[lo:hi] = mine
+        others = self._choices(opp) if opp >= 0 else ()
+        if not others:
+            return other < 0
+        return other in others
 
     def _move(self, move, tr):
         p = self.to_move

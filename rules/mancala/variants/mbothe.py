@@ -7,7 +7,7 @@ except ImportError:  # CPython
 
 from ..errors import PositionError
 from ..game import Mancala, RELAY_LAST, RELAY_LIMIT
-from ..trace import LIFT, RELAY, EXTRA, PASS, SKIP
+from ..trace import LIFT, RELAY, EXTRA, PASS, SKIP, DROP_CODE
 
 _TWO = const(2)
 
@@ -53,6 +53,8 @@ class Mbothe(Mancala):
         if tr is not None:
             tr.add(LIFT, pit, n)
         c = pit
+        s = tr._s if tr is not None else None   # drop steps appended inline (Trace.drop): once a seed
+        code = DROP_CODE + 32                   # (c << 4) + code == ((c + 2) << 4) | DROP_CODE
         for lap in range(RELAY_LIMIT):
             while n:
                 c += 1
@@ -66,8 +68,8 @@ class Mbothe(Mancala):
                     continue
                 b[c] += 1
                 n -= 1
-                if tr is not None:
-                    tr.drop(c)
+                if s is not None:
+                    s.append((c << 4) + code)
             if b[c] == 1:
                 break
             if lap == RELAY_LIMIT - 1:

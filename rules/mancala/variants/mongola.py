@@ -6,7 +6,7 @@ men never leave the board.
 """
 from ..game import Mancala, RELAY_LIMIT
 from ..errors import NotationError, PositionError
-from ..trace import LIFT, RELAY, TAKE, PLACE, SKIP, HAND, OFF
+from ..trace import LIFT, RELAY, TAKE, PLACE, SKIP, HAND, OFF, DROP_CODE
 from .hus import pit_name, parse_pit, men_stay_outcome
 
 # The source's rows: X (player 0) has D (outer) and C (inner), Y has B (inner) and A (outer).
@@ -96,13 +96,15 @@ class Mongola(Mancala):
         if tr is not None:
             tr.add(LIFT, pit, n)
         c = pit                          # sowing goes on from the house after c
+        s = tr._s if tr is not None else None   # drop steps appended inline (Trace.drop): once a man
+        code = DROP_CODE + 32                   # (c << 4) + code == ((c + 2) << 4) | DROP_CODE
         for _ in range(RELAY_LIMIT):
             while n > 1:
                 c = base + (c - base + 1) % k
                 b[c] += 1
                 n -= 1
-                if tr is not None:
-                    tr.drop(c)
+                if s is not None:
+                    s.append((c << 4) + code)
             c = base + (c - base + 1) % k
             if b[c] < 2:
                 # Exhausted: the last man passes this house and stays in the next.

@@ -21,10 +21,16 @@ that takes the default at every point ("c" where a capture is offered, "n"
 elsewhere).  legal_moves() lists every way through a turn, so the traces of
 two moves part exactly at the step where their choices differ.
 """
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
 from ..game import Mancala, RELAY_LIMIT
-from ..errors import NotationError, PositionError
-from ..trace import LIFT, RELAY, PASS, SKIP, HAND
-from .enkeshui import Staged
+from ..errors import IllegalMoveError, NotationError, PositionError
+from ..trace import Trace, LIFT, RELAY, PASS, SKIP, HAND
+from ..staged import Staged
 
 # Start patterns: one player's pits in canonical order (back row from his left,
 # then front row from his right); the other player's side is the same.
@@ -36,6 +42,14 @@ _H7 = (4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0)           # diagram h (Congo, 4
 # A turn that meets more choice points than this is cut short in the list of
 # moves: the rest of it takes the default (decision in docs/variants/omweso.md).
 _MAX_CHOICES = 16
+
+# The letters offered at a choice point, default first, by (capture offered) * 2 + (reverse offered).
+_OPTIONS = (None, "nr", "cs", "csr")
+
+# What Omweso._turn does with a turn (see there).
+_PLAY = const(0)
+_EXPLORE = const(1)
+_CHECK = const(2)
 
 
 class Omweso(Staged):
@@ -57,6 +71,8 @@ class Omweso(Staged):
     short_drop = False      # Mongola: a last seed never drops into a pit holding fewer than two
     _record = None          # a list while _default_letters notes the letters of a plain move
     _loaded = None          # the counts of a loaded position that ended at once (see _finish)
+    _scratch = None         # a board-sized list _reverse_ok plays on
+    lazy_moves = True       # listing the moves plays every turn out: only when asked
 
     _stage_words = {
         "place": "placing the seeds (each player puts his own seeds into his own pits)",
@@ -215,13 +231,18 @@ class Omweso(Staged):
     def _can_capture(self, last, p):
         """The handful ended in p's pit `last`: was it occupied, in the front row,
         facing a column whose two pits both hold seeds?"""
-        return self._b[last] >= 2 and self.is_front(last) and self._opp_full(last)
+        return self._b[last] >= 2 and last % self._per_player >= self.pits_per_row and self._opp_full(last)
 
     def _opp_full(self, c):
         """Both pits of the opponent's column facing front pit c hold seeds."""
+        # opposite() and behind(), worked out here: this is asked at every landing.
         b = self._b
-        o = self.opposite(c)
-        return b[o] > 0 and b[self.behind(o)] > 0
+        o = 5 * self.pits_per_row - 1 - c
+        if not b[o]:
+            return False
+        k = self._per_player
+        j = o % k
+        return b[o - j + k - 1 - j] > 0
 
     def _capture_take(self, last, p, tr):
         """Take the captured seeds into the hand; return how many."""
@@ -234,11 +255,12 @@ class Omweso(Staged):
         return got
 
     def _sow_hand(self, origin, k, p, d, tr):
-        """Sow k seeds after origin in direction d; return (last pit, the player sleeps)."""
+        """Sow k seeds after origin in direction d; return the last pit, or
+        -1 - that pit when the player sleeps there (no tuple: this runs every lap)."""
         b = self._b
         if not self.short_drop:
             last = self._sow(origin, k, p, d, tr)
-            return last, b[last] == 1
+            return -1 - last if b[last] == 1 else last
         # Mongola: the last seed goes into a pit holding two or more, or else
         # passes it, drops into the next pit and the player sleeps.
         prev = self._sow(origin, k - 1, p, d, tr) if k > 1 else origin
@@ -247,19 +269,25 @@ class Omweso(Staged):
             b[c] += 1
             if tr is not None:
                 tr.drop(c)
-            return c, False
+            return c
         if tr is not None:
             tr.add(SKIP, c)
         c = self._next(c, d)
         b[c] += 1
         if tr is not None:
             tr.drop(c)
-        return c, True
+        return -1 - c
 
     def _reverse_ok(self, pit, k, p):
         """Would k seeds lifted from pit and sown clockwise make a capture without
         going round the left-hand end (directly, or for Kombe after relays)?"""
-        s = self._b[:]
+        # Played out on a scratch copy of the board kept for this (it is asked
+        # at every landing in a marked pit: a new copy each time would be garbage).
+        s = self._scratch
+        if s is None:
+            s = self._scratch = self._b[:]
+        else:
+            s[:] = self._b
         s[pit] = 0
         kk = self._per_player
         base = p * kk
@@ -286,59 +314,86 @@ class Omweso(Staged):
 
     # ----- a turn -----------------------------------------------------------
 
-    def _turn(self, pit, choices, tr, explore):
+    def _turn(self, pit, choices, tr, mode):
         """Play a whole turn from pit, following choices (None: the defaults).
 
-        explore: stop at choice point number len(choices) and return the letters
-        offered there (default first), or None if the turn ends before it."""
+        mode _PLAY: play it.  _EXPLORE: stop at choice point number len(choices)
+        and return the letters offered there (default first), or None if the
+        turn ends before it.  _CHECK: return whether (pit, choices) is a move
+        legal_moves() lists (the board is left as the turn leaves it)."""
         p = self.to_move
         b = self._b
         n_ch = len(choices) if choices is not None else 0
-        ci = 0
+        ci = 0                                # choice points met so far
+        odd = False                           # _CHECK: a letter other than the default was given
+        # The circuit's geometry (_next, _marked, the front row) worked out
+        # inline: the loop below runs once a handful.
+        kk = self._per_player
+        base = p * kk
+        front = base + self.pits_per_row      # the front row: pits front .. base + kk - 1
+        marked = base + kk - 2                # the reverse pits: marked and marked + 1
+        short = self.short_drop
         k = b[pit]
         b[pit] = 0
         if tr is not None:
             tr.add(LIFT, pit, k)
         d = 1
-        if self.reverse_start and self._marked(pit) and self._reverse_ok(pit, k, p):
-            if explore and ci == n_ch:
-                return "nr"
-            if choices is not None and ci < n_ch and choices[ci] == "r":
-                d = -1
-            ci += 1
-            if self._record is not None:
-                self._record.append("r" if d < 0 else "n")
+        opts = None
+        if self.reverse_start and pit >= marked and self._reverse_ok(pit, k, p):
+            opts = "nr"
         origin = pit
-        first = self._next(pit, d)
-        for lap in range(RELAY_LIMIT):
-            last, asleep = self._sow_hand(origin, k, p, d, tr)
-            if asleep or lap == RELAY_LIMIT - 1:
-                break                         # (an endless relay stops where it is: docs/rules.md)
-            cap = self._can_capture(last, p)
-            if d < 0:
-                # A reverse handful goes on (clockwise) until it captures.
-                ch = "c" if cap else "n"
-            else:
-                rev = self._marked(last) and self._reverse_ok(last, b[last], p)
-                if cap or rev:
-                    opts = ("cs" if cap else "n") + ("r" if rev else "")
-                    if explore and ci == n_ch:
-                        return opts
-                    if choices is not None and ci < n_ch:
-                        ch = choices[ci]
-                    else:
-                        ch = opts[0]
-                    ci += 1
-                    if self._record is not None:
-                        self._record.append(ch)
+        first = base + (pit + 1 - base) % kk
+        last = pit
+        for lap in range(RELAY_LIMIT + 1):
+            if lap:
+                if short:
+                    last = self._sow_hand(origin, k, p, d, tr)
                 else:
-                    ch = "n"
+                    last = self._sow(origin, k, p, d, tr)
+                    if b[last] == 1:
+                        last = -1 - last
+                if last < 0 or lap == RELAY_LIMIT:
+                    break                     # asleep (or an endless relay stopped where it is: docs/rules.md)
+                cap = last >= front and self._opp_full(last)   # (an occupied pit: the player is awake)
+                opts = None
+                if d < 0:
+                    # A reverse handful goes on (clockwise) until it captures.
+                    ch = "c" if cap else "n"
+                else:
+                    rev = last >= marked and self._reverse_ok(last, b[last], p)
+                    if cap or rev:
+                        opts = _OPTIONS[(2 if cap else 0) + (1 if rev else 0)]
+                    else:
+                        ch = "n"
+            if opts is not None:
+                # A choice point: the letter given for it, or the default.
+                if ci < n_ch:
+                    ch = choices[ci]
+                    if mode == _CHECK:
+                        if ch not in opts:
+                            return False
+                        if ch != opts[0]:
+                            odd = True
+                else:
+                    if mode == _EXPLORE:
+                        return opts
+                    if mode == _CHECK and n_ch < _MAX_CHOICES:
+                        return False          # the letters stop before the turn's choices do
+                    ch = opts[0]
+                ci += 1
+                if self._record is not None:
+                    self._record.append(ch)
+            if not lap:
+                if opts is not None and ch == "r":
+                    d = -1
+                    first = base + (pit - 1 - base) % kk
+                continue
             if ch == "s":
                 break                         # a capture declined: the player sleeps
             if ch == "c":
                 k = self._capture_take(last, p, tr)
                 d = 1
-                origin = self._next(first, -1)
+                origin = base + (first - 1 - base) % kk
             else:
                 k = b[last]
                 b[last] = 0
@@ -347,30 +402,87 @@ class Omweso(Staged):
                 if ch == "r":
                     d = -1
                 origin = last
-                first = self._next(last, d)
+                first = base + (last + d - base) % kk
+        if mode == _CHECK:
+            return odd and ci >= n_ch
         return None
+
+    def _can_move(self):
+        if self.phase != "play":
+            return True               # every setup stage has a move
+        b = self._b
+        m = self.min_seeds
+        for i in self._sides[self.to_move]:
+            if b[i] >= m:
+                return True
+        return False
+
+    def is_legal(self, move):
+        """Whether a move is one legal_moves() lists, answered without the list when it is not built."""
+        if self._over is not None:
+            return False
+        if self._legal is not None or self.phase != "play":
+            return Staged.is_legal(self, move)
+        t = type(move)
+        if t is int:
+            return self._liftable(move)
+        if t is tuple:
+            if move == ("pass",):
+                return self._passes < 2 and self._can_move()
+            if len(move) == 2 and type(move[0]) is int and type(move[1]) is str:
+                pit, ch = move
+                if not (self._liftable(pit) and 0 < len(ch) <= _MAX_CHOICES):
+                    return False
+                saved = self._b[:]
+                ok = self._turn(pit, ch, None, _CHECK)
+                self._b[:] = saved
+                return ok
+        # Anything else (a list, a bool...) is legal exactly when the list says so.
+        return Staged.is_legal(self, move)
+
+    def play(self, move):
+        if not (self._legal is None and self._over is None and self.phase == "play" and type(move) is tuple
+                and len(move) == 2 and type(move[0]) is int and type(move[1]) is str
+                and self._liftable(move[0]) and 0 < len(move[1]) <= _MAX_CHOICES):
+            return Staged.play(self, move)
+        # A move with choices is checked as it is played (one turn, not a turn
+        # to check it and another to play it); what _do and _play_move do.
+        tr = Trace()
+        self._hist.append((move, self._b[:], self.to_move, self._key, self._save()))
+        if not self._turn(move[0], move[1], tr, _CHECK):
+            self._b[:] = self._hist.pop()[1]     # a turn changes nothing but the counts
+            raise IllegalMoveError(self._why_illegal(move))
+        self._passes = 0
+        self.to_move = 1 - self.to_move
+        self._after(tr)
+        return tr
+
+    def _liftable(self, pit):
+        return 0 <= pit < self.n_pits and self.owner(pit) == self.to_move and self._b[pit] >= self.min_seeds
 
     def _play_moves(self):
         p = self.to_move
         b = self._b
         out = []
+        saved = None
         for i in self.side(p):
             if b[i] >= self.min_seeds:
-                self._expand(i, out)
+                if saved is None:
+                    saved = b[:]      # the board each explored turn is undone to
+                self._expand(i, out, saved)
         if out and self._passes < 2:
             out.append(("pass",))
         return out
 
-    def _expand(self, pit, out):
+    def _expand(self, pit, out, saved):
         """Append every move from pit: one per way through its choice points."""
-        saved = self._b[:]
         stack = [("", False)]     # (letters so far, some letter is not the default)
         while stack:
             ch, odd = stack.pop()
             if len(ch) >= _MAX_CHOICES:
                 opts = None
             else:
-                opts = self._turn(pit, ch, None, True)
+                opts = self._turn(pit, ch, None, _EXPLORE)
                 self._b[:] = saved
             if opts is None:
                 out.append((pit, ch) if odd else pit)
@@ -381,14 +493,14 @@ class Omweso(Staged):
     def _play_move(self, move, tr):
         p = self.to_move
         if isinstance(move, int):
-            self._turn(move, None, tr, False)
+            self._turn(move, None, tr, _PLAY)
             self._passes = 0
         elif move[0] == "pass":
             if tr is not None:
                 tr.add(PASS)
             self._passes += 1
         else:
-            self._turn(move[0], move[1], tr, False)
+            self._turn(move[0], move[1], tr, _PLAY)
             self._passes = 0
         self.to_move = 1 - p
 
@@ -468,7 +580,7 @@ class Omweso(Staged):
         saved = self._b[:]
         self._record = []
         try:
-            self._turn(pit, None, None, False)
+            self._turn(pit, None, None, _PLAY)
             return "".join(self._record)
         finally:
             self._record = None
