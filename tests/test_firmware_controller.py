@@ -52,6 +52,13 @@ BOARDS = {
 }
 
 
+def move_form_ok(move):
+    """A move as the journal and the link carry it: a pit, or a short list of ints and words
+    ([pit, direction], ["place", pit, count], ["keep"], ["feed", pit] ...)."""
+    return (isinstance(move, int) and not isinstance(move, bool)) or (
+        isinstance(move, list) and 1 <= len(move) <= 3 and all(isinstance(x, (int, str)) for x in move))
+
+
 def check_messages(c):
     """Every message the controller queued is one the link protocol accepts."""
     for m in c.outbox:
@@ -60,9 +67,11 @@ def check_messages(c):
             continue
         if m["type"] == "move" and not (isinstance(m["move"], int) or (
                 len(m["move"]) == 2 and all(isinstance(x, int) for x in m["move"]))):
-            # Protocol 1.0 knows moves as a pit or [pit, direction] only; games with
-            # richer moves (Omweso's ("race",) ...) need the protocol to grow.
-            continue
+            # The codec knows a move as a pit or [pit, direction]; richer moves (Lane's
+            # ["place", pit, count] and ["keep"], Omweso's ["race"] ...) are checked here,
+            # the rest of the message by the codec.
+            assert move_form_ok(m["move"]), m
+            payload["move"] = 0
         codec.validate(m["type"], payload, "board")
 
 
@@ -241,6 +250,51 @@ def test_the_set_up_shows_what_each_pit_lacks_and_starts_by_itself_on_load_cells
     assert h.presses == 0
 
 
+def last_leds(c):
+    """The lit cells of the last `leds` message queued, checked against the protocol."""
+    msgs = [m for m in c.outbox if m["type"] == "leds"]
+    assert msgs, "no leds message was queued"
+    codec.validate("leds", {k: v for k, v in msgs[-1].items() if k != "type"}, "board")
+    return {item[0]: tuple(item[1:]) for item in msgs[-1]["lit"]}
+
+
+def test_the_leds_message_says_how_many_flashes_a_cell_counts():
+    board = preset("2x6-stores-hx711")
+    c = Controller(board)
+    c.new_game("oware")
+    h = hands.Hands(c, hands.Seeds(board.cells), hands.Sensors(board), seed=1)
+    h.wait(300)
+    lit = last_leds(c)
+    assert all(lit[p] == ("need", 4) for p in range(12)) and 12 not in lit
+    h.add(0, 3)
+    assert last_leds(c)[0] == ("need",)                      # one seed missing: one flash, no count
+    h.add(1, 1)
+    assert last_leds(c)[1] == ("need", 3)                    # a count that changes is said again
+    h.add(0, 3)
+    assert last_leds(c)[0] == ("remove", 2)
+    # The lights the hands read and the message agree: a counting cell's flashes are its count.
+    view = hands.watch(c, h.now)
+    for cell, item in last_leds(c).items():
+        assert view[cell][2] == (item[1] if len(item) > 1 else 1)
+
+
+def test_a_trail_of_several_seeds_into_one_cell_is_counted_in_the_leds_message():
+    board = preset("2x6-stores")
+    h = hands.start(board, "oware")
+    c = h.c
+    # Every pit but F holds a seed, and F 14: its sowing goes round the board into full pits
+    # (occupancy sensors see none of it), and G, H and I take two seeds each.
+    pos = {"pits": [1, 1, 1, 1, 1, 14, 1, 1, 1, 1, 1, 1], "stores": [12, 11], "to_move": 0}
+    assert c.command({"type": "set_pos", "pos": pos}, h.now)["type"] == "ok"
+    hands.arrange(h, hands.expected_counts(c))
+    h.lift(5)
+    lit = last_leds(c)
+    assert [lit[cell] for cell in (6, 7, 8)] == [("trail", 2)] * 3
+    assert all(lit[cell] == ("trail",) for cell in (0, 1, 2, 3, 4, 9, 10, 11))
+    view = hands.watch(c, h.now)
+    assert all(view[cell] == (C.TRAIL, None, 2) for cell in (6, 7, 8))
+
+
 def test_the_set_up_on_occupancy_sensors_waits_for_confirm():
     board = preset("2x6-stores")
     c = Controller(board)
@@ -335,12 +389,158 @@ def test_render_blinks_and_counts():
     c.roles[2] = C.TRAIL
     c.cnt[2] = 3
     seen = []
+    frame = bytearray(board.cells)
     for beat in range(10):
-        c.render(beat * 100)
-        seen.append((c.frame[0], c.frame[1], c.frame[2]))
+        c.render(beat * 100, frame)
+        seen.append((frame[0], frame[1], frame[2]))
     assert all(s[0] == C.DROP for s in seen)
     assert [s[1] for s in seen[:4]] == [C.NEED, C.ERROR, C.NEED, C.ERROR]
     assert [s[2] for s in seen[:8]] == [C.TRAIL, 0, C.TRAIL, 0, C.TRAIL, 0, 0, 0]
+
+
+# ----- a free placing stage (Lane, the Egyptian games) ------------------------------------
+
+@pytest.mark.parametrize("variant,seed", [("lane", 4), ("egyptian-simple", 2), ("egyptian-advanced", 1)])
+def test_a_free_placing_stage_is_guided_by_the_leds_and_journalled_on_load_cells(variant, seed):
+    board = preset("2x6-stores-hx711")
+    h = hands.start(board, variant, seed=seed)
+    c = h.c
+    g0 = mancala.Game(variant)
+    assert c.state == "placing" and c.game.phase == "setup"
+    # The pits that may take seeds want them; nothing else is lit.
+    view = hands.watch(c, h.now)
+    assert [cell for cell in range(12) if view[cell][0] == C.NEED] == \
+        [c.gmap[p] for p in range(12) if g0.max_place(p) > 0]
+    assert all(view[cell][0] == C.OFF for cell in range(12) if view[cell][0] != C.NEED)
+    h.play(20000)
+    assert c.state == "over" and h.seeds.counts == hands.expected_counts(c)
+    moves = [r for r in c.records if r["kind"] == "move"]
+    places = [r["move"] for r in moves if isinstance(r["move"], list) and r["move"][0] == "place"]
+    assert sum(m[2] for m in places) == g0.outside()            # every seed went out by a placement
+    chooser = [r for r in moves if r["move"] in (["keep"], ["turn"])]
+    assert len(chooser) == 1 and moves.index(chooser[0]) == len(places)
+    # The journal's moves are the game: the rules core replays them to the same end.
+    g = mancala.Game(variant)
+    for r in moves:
+        assert r["player"] == g.to_move
+        g.play(r["move"] if isinstance(r["move"], int) else tuple(r["move"]))
+    assert g.cells() == c.game.cells() and g.outcome() == c.game.outcome()
+    # The host heard every placement and the chooser's move as a `move` event, in order.
+    sent = [m for m in c.outbox if m["type"] == "move"]
+    assert [m["move"] for m in sent] == [r["move"] for r in moves]
+    assert [m["ply"] for m in sent] == [r["ply"] for r in moves]
+    assert all(m["trace"] == [["place", m["move"][1], m["move"][2], -1]] for m in sent
+               if isinstance(m["move"], list) and m["move"][0] == "place")
+    check_messages(c)
+
+
+def test_the_chooser_keeps_the_board_with_confirm():
+    board = preset("2x6-stores-hx711")
+    h = hands.start(board, "lane", seed=4)
+    c = h.c
+    while c.state == "placing":
+        h.step()
+    assert c.state == "await_lift" and c.game.legal_moves() == [("keep",), ("turn",)]
+    # Keep has no steps, turn's begin with taking a pit's seeds off: that blinks; confirm keeps.
+    view = hands.watch(c, h.now)
+    lit = [cell for cell in range(12) if view[cell][0] != C.OFF]
+    assert len(lit) == 1 and view[lit[0]] == (C.TAKE, C.OFF, 1)
+    before = list(c.game.cells())
+    h.press("confirm")
+    assert c.records[-1]["kind"] == "move" and c.records[-1]["move"] == ["keep"]
+    assert c.game.phase == "play" and c.game.cells() == before and c.state == "await_lift"
+    sent = [m for m in c.outbox if m["type"] == "move"][-1]
+    assert sent["move"] == ["keep"] and sent["trace"] == []
+
+
+def test_handfuls_become_placements_once_the_board_is_still_and_a_wrong_one_flashes():
+    board = preset("2x6-stores-hx711")
+    h = hands.start(board, "lane")                 # Lane's own set-up: the middle pits, or A and a
+    c = h.c
+    h.patience_ms = 0
+    h.action_ms = 300                              # a handful, and the reading has held (debounce_ms)
+    h.add(2, 3)
+    h.add(2, 4)                                    # two handfuls with no pause between: one placement
+    assert c.ply == 0                              # the board has not been still yet
+    h.wait(1000)
+    assert [r["move"] for r in c.records if r["kind"] == "move"] == [["place", 2, 7]]
+    assert c.game.pits[2] == 7 and c.game.outside() == 65 and c.state == "placing"
+    # With C holding seeds, A (a leftmost pit) can no longer take any: seeds put there flash.
+    assert c.game.max_place(0) == 0 and hands.watch(c, h.now)[0][0] == C.OFF
+    h.add(0, 2)
+    h.wait(1000)
+    assert c.mismatch and c.wrong == [0] and c.ply == 1
+    assert hands.watch(c, h.now)[0] == (C.REMOVE, C.ERROR, 1)
+    assert any("A cannot take seeds now" in m["msg"] for m in c.outbox if m["type"] == "log")
+    h.remove(0, 2)
+    assert not c.mismatch and c.ply == 1
+    # Undo takes the last placement back: C flashes until its seeds are out again.
+    h.press("undo")
+    h.wait(1000)
+    assert c.records[-1]["kind"] == "undo" and c.game.pits[2] == 0 and c.game.outside() == 72
+    assert c.mismatch and c.wrong == [2]
+    h.remove(2, 7)
+    assert not c.mismatch and c.state == "placing"
+    assert any(m["type"] == "state" and m["ply"] == c.ply for m in c.outbox)
+
+
+def test_a_game_resumed_in_its_placing_stage_goes_on_placing():
+    board = preset("2x6-stores-hx711")
+    h = hands.start(board, "egyptian-simple", seed=3)
+    c = h.c
+    while c.ply < 6:
+        h.step()
+    c2 = replay_records(board, c.records)
+    assert c2.state == "placing" and c2.game.outside() == c.game.outside() and c2.game.pits == c.game.pits
+    h.c = c2
+    h.play(20000)
+    assert c2.state == "over" and h.seeds.counts == hands.expected_counts(c2)
+
+
+def test_a_placing_stage_occupancy_sensors_cannot_count_is_refused_with_the_reason():
+    board = preset("2x6-stores")
+    c = Controller(board)
+    assert "lane" in c.variants
+    r = c.command({"type": "new_game", "variant": "lane"}, 0)
+    assert r["type"] == "error" and r["code"] == "bad_option"
+    assert "uncounted handfuls" in r["msg"] and "setup=even" in r["msg"] and r["msg"].endswith("on load cells")
+    assert c.game is None and c.records == []
+    assert c.command({"type": "new_game", "variant": "lane", "options": {"setup": "even"}}, 0)["type"] == "ok"
+    assert c.game.phase == "play" and c.state == "setup"
+    # From the menu (no options to choose), the board starts the set-up it can follow and says why.
+    c.press("menu", 10)
+    c.menu_index = c.menu_items.index("egyptian-simple")
+    del c.outbox[:]
+    c.press("confirm", 20)
+    assert c.variant == "egyptian-simple" and c.options == {"setup": "even"} and c.state == "setup"
+    assert any("uncounted handfuls" in m["msg"] for m in c.outbox if m["type"] == "log")
+    assert c.records[-1] == {"kind": "start", "variant": "egyptian-simple", "options": {"setup": "even"},
+                             "game": 2, "ply": 0}
+
+
+# ----- button presses reach the host ---------------------------------------------------------
+
+def test_a_button_that_changes_the_game_tells_the_host():
+    board = preset("2x6-stores-hx711")
+    h = hands.start(board, "oware")
+    c = h.c
+    h.lift(2)
+    for p in (3, 4, 5, 6):
+        h.drop(p)
+    assert c.records[-1]["kind"] == "move"
+    del c.outbox[:]
+    h.press("undo")                                  # after a move: taken back
+    assert c.records[-1]["kind"] == "undo"
+    states = [m for m in c.outbox if m["type"] == "state"]
+    assert states and states[-1]["ply"] == c.ply and states[-1]["pos"]["pits"] == [4] * 12
+    # A new game from the menu: its start record, and a state message for the host.
+    del c.outbox[:]
+    h.press("menu")
+    h.press("confirm")
+    assert c.records[-2]["kind"] == "end" and c.records[-1]["kind"] == "start" and c.game_no == 2
+    states = [m for m in c.outbox if m["type"] == "state"]
+    assert states[-1]["game"] == 2 and states[-1]["phase"] == "setup"
+    check_messages(c)
 
 
 # ----- hints ----------------------------------------------------------------------------
@@ -377,7 +577,7 @@ def test_after_a_move_the_hint_is_searched_while_the_board_is_idle():
     h.scan()
     assert c.ply == 1 and c.game.to_move == 1
     assert c._hint_due and not any(v[0] == C.HINT for v in hands.watch(c, h.now))   # ... without searching
-    h.wait(400)                                    # idle scans: the traces, then the search
+    h.wait(600)                                    # idle scans: the link's messages, the traces, the search
     from mancala.search import best_move
     expect = best_move(c.game, depth=3, max_nodes=30000).best
     assert c.hint_move == expect and hands.watch(c, h.now)[expect][0] == C.HINT
@@ -546,3 +746,25 @@ def test_a_journal_that_cannot_be_replayed_leaves_the_board_at_its_menu():
     assert c.resume(4, bad) is False
     assert c.state == "menu" and c.next_game == 5
     assert any("cannot be resumed" in m["msg"] for m in c.outbox if m["type"] == "log")
+
+
+# ----- the same on MicroPython -------------------------------------------------------------------
+
+VM_MOUNTS = {"/lib": FAKES, "/examples": ROOT / "hardware" / "examples"}
+
+
+def test_a_placing_stage_on_micropython_makes_the_same_journal_as_on_cpython(micropython):
+    board = preset("2x6-stores-hx711")
+    h = hands.start(board, "lane", seed=4)
+    h.play(20000)
+    out = micropython.run("""
+import json
+from sowlight_fw import config
+import hands
+board = config.check(json.load(open("/examples/2x6-stores-hx711.json")))
+h = hands.start(board, "lane", seed=4)
+h.play(20000)
+assert h.c.state == "over" and h.seeds.counts == hands.expected_counts(h.c)
+print(json.dumps(h.c.records))
+""", mounts=VM_MOUNTS, timeout=600)
+    assert json.loads(out.strip().splitlines()[-1]) == json.loads(json.dumps(h.c.records))

@@ -22,6 +22,8 @@ States (`c.state`):
                 drops the sensors cannot see as a dim trail, alternatives blinking at a choice
 - "turn_over"   the move is complete in the rules but its last drops cannot be seen: their trail
                 stays lit with the next player's pits, until the next player lifts
+- "placing"     a free placing stage (Lane, the Egyptian games): the pits that may take seeds lit
+                NEED; each handful the load cells count, once the board is still, is a placement
 - "over"        the winner's side lit in their colour (a draw: both sides blink)
 - "error"       every cell flashes red; confirm goes back
 - "self_test", "calibrating"   the app drives the LEDs and sensors itself
@@ -37,7 +39,7 @@ from mancala.errors import RulesError, IllegalMoveError
 
 from . import config as _config
 from . import display
-from .follow import Follower
+from .follow import Follower, placing
 from .observe import Observer
 
 try:
@@ -51,6 +53,7 @@ SETUP = "setup"
 AWAIT = "await_lift"
 MOVE = "sowing"
 TURN_OVER = "turn_over"
+PLACING = "placing"
 OVER = "over"
 ERROR_STATE = "error"
 SELF_TEST = "self_test"
@@ -77,6 +80,7 @@ DEFAULTS = {
 
 _MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (the frame limit is 4 KB)
 _MAX_MSG = 160               # error texts on the link are at most this long
+_STEPS_A_SCAN = 24           # trace steps an idle scan writes out for a `move` message
 
 
 class SettingsError(ValueError):
@@ -123,6 +127,43 @@ def _tuplify(move):
     return move
 
 
+class _MoveMessage:
+    """A `move` message whose trace (Steps: (kind, pit, count, to) tuples) becomes the
+    protocol's lists a few steps at a time."""
+
+    def __init__(self, msg, steps):
+        self.msg = msg
+        self.steps = steps
+        if steps is not None:
+            msg["trace"] = []
+
+    def work(self, most):
+        """Write out up to `most` more steps; True when the message is complete."""
+        steps = self.steps
+        if steps is None:
+            return True
+        out = self.msg["trace"]
+        i = len(out)
+        end = min(len(steps), i + most)
+        while i < end:
+            out.append(list(steps[i]))
+            i += 1
+        return i == len(steps)
+
+
+class _LedsMessage:
+    """The `leds` message, made from what is lit when it is sent."""
+
+    def __init__(self, ctl):
+        self.ctl = ctl
+        self.msg = None
+
+    def work(self, most):
+        ctl = self.ctl
+        self.msg = {"type": "leds", "lit": ctl.lit(), "game": ctl.game_no}
+        return True
+
+
 class Controller:
     def __init__(self, board, game_factory=None, clock=None, settings=None, variants=None, next_game=1, now_ms=0):
         s = dict(DEFAULTS)
@@ -152,9 +193,14 @@ class Controller:
         self.roles = bytearray(n)
         self.alt = bytearray(b"\xff" * n)
         self.cnt = bytearray(n)
-        self._shown = bytearray(2 * n)
+        self.blank = bytes(n)               # what display.show() starts from
+        self.steady = bytes(self.alt)
+        self.rendered_beat = None           # the blink beat self.frame was drawn for (None: draw it again)
+        self.faulty = False                 # some sensor is noisy or overruled (its cell shows FAULT)
+        self._shown = bytearray(3 * n)      # roles, alternates and counts the last `leds` message said
         self.records = []
         self.outbox = []
+        self._later = []                    # messages finished in idle scans (_MoveMessage, _LedsMessage)
         self.service_request = None         # "self_test" or "calibrate" when the menu asks the app for it
         # The game.
         self.state = MENU_STATE
@@ -173,7 +219,7 @@ class Controller:
         self.wrong = []                     # cells flashing during a mismatch
         self._pending = False               # the board disagrees; flash once it is still
         self.trail = bytearray(n)           # turn over: seeds still to drop where sensors cannot see
-        self._trail_lit = False
+        self.trail_lit = False
         self.selected = 0                   # the alternative picked with hint at an unseen choice
         self.error_text = None
         self._resumed_setup = False
@@ -221,9 +267,15 @@ class Controller:
 
     def _idle(self):
         # Nothing happened: a good moment for the work a move's end leaves, one piece a
-        # scan: the next move's traces, then the hint search (up to hint_ms).
+        # scan: the messages for the link, the next move's traces, then the hint search
+        # (up to hint_ms).
         mv = self.follower.mv
-        if mv is not None and mv.building():
+        if self._later:
+            job = self._later[0]
+            if job.work(_STEPS_A_SCAN):
+                self._later.pop(0)
+                self.outbox.append(job.msg)
+        elif mv is not None and mv.building():
             mv.build_one()
         elif self._hint_due:
             self._update_hint()
@@ -235,6 +287,8 @@ class Controller:
             raise ValueError("unknown button %r: buttons are %s" % (button, ", ".join(BUTTONS)))
         self.now = now_ms
         st = self.state
+        before = self._summary()
+        said = len(self.outbox)
         if button == "menu":
             self._toggle_menu()
         elif st == MENU_STATE:
@@ -247,6 +301,8 @@ class Controller:
                 self.hints = not self.hints
         elif st in _PLAY:
             self._play_button(button, now_ms)
+        elif st == PLACING:
+            self._placing_button(button)
         elif st == OVER:
             try:
                 if button == "confirm":
@@ -258,8 +314,19 @@ class Controller:
         elif st == ERROR_STATE:
             if button == "confirm":
                 self.recover()
+        if self._summary() != before:
+            # A button changed the game (a new game, a move taken back, a move ended by confirm
+            # ...) or what the board is doing: the host hears it as from a link request.
+            for m in self.outbox[said:]:
+                if m["type"] == "state":
+                    break
+            else:
+                self._send(self.state_message())
         self._refresh()
         self.render(now_ms)
+
+    def _summary(self):
+        return (self.state, self.game_no, self.ply, self.hints, self.mismatch, self.follower.index)
 
     def command(self, msg, now_ms=None):
         """A link request (a dict with "type"); returns the reply: {"type": "ok", ...} or {"type": "error", ...}."""
@@ -320,7 +387,7 @@ class Controller:
         self._refresh()
         self.render(now_ms)
         if t in ("new_game", "set_pos", "undo"):
-            self.outbox.append(self.state_message())
+            self._send(self.state_message())
         return reply
 
     # ================================================================ games
@@ -333,6 +400,8 @@ class Controller:
         self._gmap(game)      # refuses a game whose board does not fit, saying which board it needs
         if ident not in self.variants:
             raise CommandError("bad_variant", "this board has no %s: it plays %s" % (ident, ", ".join(self.variants)))
+        if placing(game) and not self.counting:
+            raise CommandError("bad_option", self._uncountable(game))
         self._end_abandoned()
         self._resumed_setup = False
         self.game_no = self.next_game
@@ -349,6 +418,35 @@ class Controller:
         self._clear_marks()
         self._log("info", "new game %d: %s" % (self.game_no, ident))
 
+    def _uncountable(self, game):
+        """Why a free placing stage cannot be played on this board, and what can."""
+        text = "%s begins with seeds placed in uncounted handfuls; occupancy sensors cannot count them" % game.title
+        alt = self._countable_options(game)
+        if alt:
+            text += ": play it with %s or on load cells" % ", ".join("%s=%s" % (k, alt[k]) for k in sorted(alt))
+        else:
+            text += ": play it on load cells"
+        return text
+
+    def _countable_options(self, game):
+        """Options of `game`'s variant under which it starts without a free placing stage (None if none)."""
+        for name, default, choices in getattr(game, "options", ()):
+            if not isinstance(choices, tuple):
+                continue
+            for v in choices:
+                if v == default:
+                    continue
+                try:
+                    g = self.factory(self.variant_id(game), **{name: v})
+                except RulesError:
+                    continue
+                if not placing(g):
+                    return {name: v}
+        return None
+
+    def variant_id(self, game):
+        return getattr(game, "id", None) or self.variant
+
     def set_position(self, pos):
         if self.game is None:
             raise CommandError("no_game", "there is no game to set a position in: start one first")
@@ -357,7 +455,7 @@ class Controller:
         game = self._make(self.variant, self.options, pos)
         self._record({"kind": "setpos", "pos": self._pos(game)})
         self._begin(game)
-        self.state = OVER if game.is_over() else AWAIT
+        self.state = OVER if game.is_over() else self._await_state()
         self._clear_marks()
         self._update_hint()
 
@@ -404,7 +502,7 @@ class Controller:
             self.state = SETUP
             self._resumed_setup = True
         else:
-            self.state = AWAIT
+            self.state = self._await_state()
             self._update_hint()
         self._log("info", "resumed game %d at ply %d" % (game_no, last))
         self._refresh()
@@ -478,14 +576,17 @@ class Controller:
         st = self.state
         if st == SETUP:
             self._setup_check()
-        elif st in _PLAY:
+        elif st in _PLAY or st == PLACING:
             self._follow(now)
         self._refresh()
 
     def _check_quiet(self, now):
-        if self._pending and self.state in _PLAY and self.observer.quiet(now):
+        if self._pending and (self.state in _PLAY or self.state == PLACING) and self.observer.quiet(now):
             self._pending = False
-            self._flag_mismatch()
+            if self.state == PLACING and not self._hold:
+                self._take_placements()
+            else:
+                self._flag_mismatch()
             self._refresh()
 
     def _noise_events(self):
@@ -501,14 +602,22 @@ class Controller:
     def _update_care(self):
         care = self.follower.care
         noisy = self.observer.noisy
+        faulty = False
         for c in range(self.cells):
             care[c] = 1 if (self.sensed[c] and not self.masked[c] and not noisy[c] and self._mapped(c)) else 0
+            if noisy[c] or self.masked[c]:
+                faulty = True
+        self.faulty = faulty
+        self.follower.care_changed()
 
     def _mapped(self, c):
         return c in self.gmap
 
     def _follow(self, now):
         """Find what the hands did; advance; or note that the board disagrees."""
+        if self.state == PLACING:
+            self._placing_look(now)
+            return
         f = self.follower
         obs = self.observer.stable
         self._unmask(obs)
@@ -558,12 +667,15 @@ class Controller:
             self.mismatch = False
             self.wrong = []
             self._log("info", "the board agrees again")
-            self.outbox.append(self.state_message())
+            self._send(self.state_message())
 
     def _flag_mismatch(self):
         f = self.follower
         obs = self.observer.stable
         wrong = f.disagreeing(obs)
+        part = self._partial_place()
+        if part is not None and part[0] in wrong and part[1] < obs[part[0]] < part[2]:
+            wrong.remove(part[0])     # seeds on their way into a pit: not a mistake (yet)
         if not wrong:
             self._settled()
             return
@@ -576,9 +688,9 @@ class Controller:
             msg = {"type": "step", "game": self.game_no, "ply": self.ply + 1, "ev": "mismatch",
                    "cell": self._game_cell(c), "i": f.index,
                    "expect": [nxt.kind, nxt.pit, nxt.count, nxt.to] if nxt is not None else None}
-            self.outbox.append(msg)
+            self._send(msg)
             self._log("warn", self._explain(wrong, obs))
-            self.outbox.append(self.state_message())
+            self._send(self.state_message())
 
     def _explain(self, wrong, obs):
         """Why the board disagrees, in words, for the log."""
@@ -606,7 +718,35 @@ class Controller:
                         break
         elif nxt is not None and nxt.kind == "take":
             text += " (take the captured seeds first: %s)" % g.move_name(nxt.pit)
+        elif self.state == PLACING:
+            for c in wrong:
+                gc = self._game_cell(c)
+                if 0 <= gc < g.n_pits and obs[c] > f.counts[c]:
+                    most = g.max_place(gc)
+                    text += " (%s)" % ("%s may take %d more seeds now" % (g.move_name(gc), most) if most
+                                       else "%s cannot take seeds now" % g.move_name(gc))
+                    break
         return text
+
+    def _partial_place(self):
+        """On load cells, when the next step the sensors can see puts several seeds into a pit:
+        (its board cell, the count before, the count after); else None.  A pit between the
+        two is being filled: the lights count what is still missing, nothing flashes."""
+        f = self.follower
+        if not self.counting or f.mv is None or (f.index == 0 and f.mv.building()):
+            return None
+        run, ends = f.forced_run(self.settings["lookahead"])
+        tmp = self._tmp
+        for c in range(self.cells):
+            tmp[c] = f.counts[c]
+        for s in run:
+            if f.visible(tmp, s):
+                if s.kind == "place" and s.count > 1 and self.gmap[s.pit] >= 0:
+                    c = self.gmap[s.pit]
+                    return c, tmp[c], tmp[c] + s.count
+                return None
+            f.apply(tmp, s)
+        return None
 
     def _why_not(self, pit):
         g = self.game
@@ -622,6 +762,8 @@ class Controller:
 
     def _unmask(self, obs):
         """An overruled sensor that agrees again is trusted again."""
+        if not self.faulty:
+            return              # no sensor is overruled (nor noisy)
         f = self.follower
         changed = False
         for c in range(self.cells):
@@ -646,7 +788,7 @@ class Controller:
     def _advance(self, s):
         f = self.follower
         f.advance(s)
-        if self._trail_lit:
+        if self.trail_lit:
             self._clear_trail()
         if self.state != MOVE:
             self.state = MOVE
@@ -660,7 +802,7 @@ class Controller:
         msg = {"type": "step", "game": self.game_no, "ply": self.ply + 1, "ev": ev, "cell": s.pit, "i": f.index - 1}
         if self.counting and ev == "lifted":
             msg["n"] = s.count
-        self.outbox.append(msg)
+        self._send(msg)
 
     def _progress(self):
         """After steps were made: pass markers, end the move if nothing more can come or be seen."""
@@ -690,7 +832,7 @@ class Controller:
                 if b >= 0 and trail[b] < 255:
                     trail[b] += 1
             f.advance(s)
-        self._trail_lit = True
+        self.trail_lit = True
         self._commit(trail)
 
     def _commit(self, trail):
@@ -706,30 +848,97 @@ class Controller:
                 break
         # The move's trace is known already: the fast path makes the same move
         # without tracing it again (MoveInProgress.finish would play it traced).
+        name = g.move_name(move)
         g.push(move)
-        rec = {"kind": "move", "player": player, "move": _jsonable(move), "name": g.move_name(move)}
-        self._record(rec)
-        msg = {"type": "move", "game": self.game_no, "ply": self.ply, "player": player, "move": rec["move"],
-               "name": rec["name"], "trace": None, "pos": self._pos(g)}
-        if len(trace) <= _MAX_TRACE_STEPS:
-            msg["trace"] = [[s.kind, s.pit, s.count, s.to] for s in trace]
-        self.outbox.append(msg)
+        self._played(player, move, name, trace)
         f.start(g, self.gmap, lazy=True)
         self.selected = 0
         if trail is None:
             self._clear_trail()
+        self._next_turn(trail)
+
+    def _played(self, player, move, name, trace):
+        """Journal a move played and tell the link (its trace: the Steps the hands made)."""
+        rec = {"kind": "move", "player": player, "move": _jsonable(move), "name": name}
+        self._record(rec)
+        msg = {"type": "move", "game": self.game_no, "ply": self.ply, "player": player, "move": rec["move"],
+               "name": name, "trace": None, "pos": self._pos(self.game)}
+        # The trace is written out for the link in idle scans, a few steps a scan: a long
+        # relay's would hold up the lights of the next turn.
+        self._flush_later()
+        self._later.append(_MoveMessage(msg, trace if len(trace) <= _MAX_TRACE_STEPS else None))
+
+    def _next_turn(self, trail=None):
+        """After a move: the game's end, or the next player's turn."""
+        g = self.game
         if g.is_over():
             o = g.outcome()
             self._record({"kind": "end", "winner": o.winner, "scores": list(o.scores), "reason": o.reason})
             self.state = OVER
-            self.outbox.append(self.state_message())
+            self._send(self.state_message())
         else:
-            self.state = TURN_OVER if trail is not None else AWAIT
+            self.state = TURN_OVER if trail is not None else self._await_state()
             self._hint_due = self.hints      # searched while the board is idle, not in this step
+
+    # ================================================================ internals: a free placing stage
+
+    def _await_state(self):
+        return PLACING if placing(self.game) else AWAIT
+
+    def _placing_look(self, now):
+        """The board changed while seeds are being placed: placements are taken once it is still."""
+        f = self.follower
+        obs = self.observer.stable
+        self._unmask(obs)
+        if f.bad(obs, f.counts) == 0:
+            self._settled()
+            return
+        if self.mismatch:
+            self._flag_mismatch()   # the cells at fault may have changed
+        self._pending = True
+        self._check_quiet(now)
+
+    def _take_placements(self):
+        """The board is still: every pit holding more seeds than before is a placement (a
+        handful), if the rules allow that many there; what cannot be is flashed."""
+        f = self.follower
+        g = self.game
+        obs = self.observer.stable
+        gmap = self.gmap
+        for i in range(g.n_pits):
+            c = gmap[i]
+            if c < 0 or not f.care[c] or obs[c] < 0:
+                continue
+            d = obs[c] - f.counts[c]
+            if d <= 0 or d > g.max_place(i):
+                continue
+            move = ("place", i, d)
+            player = g.to_move
+            name = g.move_name(move)
+            trace = list(g.play(move))
+            self._played(player, move, name, trace)
+            f.start(g, gmap)
+            self._next_turn()
+            if self.state != PLACING:
+                break          # every seed is out: the next stage is a move like any other
+        self._flag_mismatch()
+
+    def _placing_button(self, button):
+        if button == "undo":
+            try:
+                self._undo_move()          # the last placement
+            except CommandError as e:
+                self._log("info", e.msg)
+        elif button == "hint":
+            self.hints = not self.hints
+        elif self.mismatch:
+            self._overrule(self.wrong)
+            self.mismatch = False
+            self.wrong = []
 
     def _abandon_move(self, why, hold=True):
         self.follower.start(self.game, self.gmap)
-        self.state = AWAIT
+        self.state = self._await_state()
         self.selected = 0
         self._log("info", "move in progress abandoned: " + why)
         self._update_hint()
@@ -754,7 +963,7 @@ class Controller:
         self._record({"kind": "undo"})
         self.follower.start(g, self.gmap)
         self._clear_trail()
-        self.state = AWAIT
+        self.state = self._await_state()
         self.selected = 0
         self._log("info", "move taken back: put the seeds back where the lights show")
         self._update_hint()
@@ -816,10 +1025,24 @@ class Controller:
                 return
             self._back = None
             try:
-                self.new_game(item, {})
+                self.new_game(item, self._menu_options(item))
             except (CommandError, RulesError) as e:
                 self._log("error", str(e))
         self._log("info", "menu: %s" % self.menu_items[self.menu_index])
+
+    def _menu_options(self, variant):
+        """The options a game chosen from the menu starts with: its defaults, unless these start
+        with a placing stage this board cannot count (then options that do not, said in the log)."""
+        if self.counting:
+            return {}
+        game = self.factory(variant)
+        if not placing(game):
+            return {}
+        alt = self._countable_options(game)
+        if alt is None:
+            return {}           # new_game refuses it, saying why
+        self._log("info", self._uncountable(game))
+        return alt
 
     def _play_button(self, button, now):
         f = self.follower
@@ -857,6 +1080,8 @@ class Controller:
                 self._advance(unseen[self.selected % len(unseen)])
                 self.selected = 0
                 self._progress()
+            elif not f.mv.building() and f.mv.can_stop():
+                self._commit(None)     # the move without steps (Lane's chooser keeps the board)
             return
         # "I did what the lights show": the drops the sensors cannot see are taken as made.
         run, ends = f.forced_run(self.settings["lookahead"])
@@ -891,10 +1116,7 @@ class Controller:
 
     def _unseen_lifts(self):
         """The first steps of the move the sensors cannot see (a lift of a pit whose sensor is ignored)."""
-        f = self.follower
-        if f.mv is None or f.index != 0:
-            return []
-        return [s for s in f.first_steps() if s.kind == "lift" and not f.visible(f.counts, s)]
+        return self.follower.unseen_lifts()
 
     def _selecting(self):
         """At a choice whose alternatives the sensors cannot tell apart: hint picks one, confirm takes it."""
@@ -985,9 +1207,9 @@ class Controller:
 
     def _start_play(self):
         self._resumed_setup = False
-        self.state = AWAIT
+        self.state = self._await_state()
         self._log("info", "set-up complete: player %d to move" % self.game.to_move)
-        self.outbox.append(self.state_message())
+        self._send(self.state_message())
         self._update_hint()
         self._follow(self.now)
 
@@ -1031,14 +1253,14 @@ class Controller:
         self._show()
         n = self.cells
         shown = self._shown
-        changed = False
-        for c in range(n):
-            if shown[c] != self.roles[c] or shown[n + c] != self.alt[c]:
-                shown[c] = self.roles[c]
-                shown[n + c] = self.alt[c]
-                changed = True
-        if changed:
-            self.outbox.append({"type": "leds", "lit": self.lit(), "game": self.game_no})
+        if shown[:n] != self.roles or shown[n:2 * n] != self.alt or shown[2 * n:] != self.cnt:
+            shown[:n] = self.roles
+            shown[n:2 * n] = self.alt
+            shown[2 * n:] = self.cnt
+            # Said in an idle scan (what is lit then: a later change in between is said once).
+            later = self._later
+            if not later or not isinstance(later[-1], _LedsMessage):
+                later.append(_LedsMessage(self))
 
     def _show(self):
         display.show(self)
@@ -1046,10 +1268,9 @@ class Controller:
     # ================================================================ small helpers
 
     def _clear_trail(self):
-        t = self.trail
-        for c in range(self.cells):
-            t[c] = 0
-        self._trail_lit = False
+        if self.trail_lit:
+            self.trail[:] = self.blank
+            self.trail_lit = False
 
     def _clear_marks(self):
         self.mismatch = False
@@ -1074,8 +1295,21 @@ class Controller:
     def _pos(self, g):
         return {"pits": g.pits, "stores": g.stores, "to_move": g.to_move}
 
+    def _send(self, msg):
+        """Queue a message for the link, after any still being finished (they keep their order)."""
+        if self._later:
+            self._flush_later()
+        self.outbox.append(msg)
+
+    def _flush_later(self):
+        later = self._later
+        while later:
+            job = later.pop(0)
+            job.work(1 << 30)
+            self.outbox.append(job.msg)
+
     def _log(self, level, text):
-        self.outbox.append({"type": "log", "level": level, "msg": text})
+        self._send({"type": "log", "level": level, "msg": text})
 
     def _error(self, code, text):
         if len(text) > _MAX_MSG:

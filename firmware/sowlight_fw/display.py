@@ -3,7 +3,8 @@
     show(ctl)               fills ctl.roles (colours.py), ctl.alt (the role a cell
                             alternates with, or STEADY) and ctl.cnt (flashes to count)
     render(ctl, now_ms)     the frame at a moment: blinking and counting applied
-    lit(ctl)                the lit cells and their roles, for the `leds` link message
+    lit(ctl)                the lit cells and their roles, for the `leds` link message:
+                            [cell, name], or [cell, name, n] for a cell that counts n flashes
 
 docs/firmware.md has the table for players.  Only the controller calls these;
 they read its state and never change the game.
@@ -15,30 +16,45 @@ from .colours import (OFF, PLAYER, HINT, DROP, TRAIL, RELAY, TAKE, DEST, ERROR, 
 from .follow import is_marker
 
 PLAY_STATES = ("await_lift", "sowing", "turn_over")
+_SHOWS_FAULTS = PLAY_STATES + ("setup", "placing")
+_CHOICES = (DROP, RELAY, TAKE, DEST, NEED)    # steps that blink at a choice
 
 
 def lit(ctl):
-    """The cells lit and their roles, as the `leds` message says them."""
+    """The cells lit and their roles, as the `leds` message says them: [cell, name], and
+    [cell, name, n] when the cell counts n flashes (n seeds: a trail of n, "need 4")."""
     out = []
+    roles = ctl.roles
+    alt = ctl.alt
+    cnt = ctl.cnt
     for c in range(ctl.cells):
-        r = ctl.roles[c]
+        r = roles[c]
         if r:
-            a = ctl.alt[c]
+            a = alt[c]
             if a == ERROR:
                 name = "error"
-            elif a == OFF and r in (DROP, RELAY, TAKE, DEST, NEED):
+            elif a == OFF and r in _CHOICES:
                 name = "choice"
             else:
                 name = ROLE_NAMES[r]
-            out.append([c, name])
+            k = cnt[c]
+            out.append([c, name, k] if k > 1 else [c, name])
     return out
 
 
 def render(ctl, now_ms, out=None):
-    """The frame at time now_ms (blinking applied), into `out` or ctl.frame; True if ctl.frame changed."""
-    frame = ctl.frame if out is None else out
+    """The frame at time now_ms (blinking applied), into `out` or ctl.frame; True if ctl.frame changed.
+
+    ctl.frame changes only when show() ran or the beat moved on: other scans return at once."""
     blink = ctl.settings["blink_ms"]
     beat = (now_ms // blink) if now_ms >= 0 else 0
+    if out is None:
+        if beat == ctl.rendered_beat:
+            return False
+        ctl.rendered_beat = beat
+        frame = ctl.frame
+    else:
+        frame = out
     phase = beat & 1
     changed = False
     roles = ctl.roles
@@ -62,13 +78,11 @@ def render(ctl, now_ms, out=None):
 
 def show(ctl):
     R = ctl.roles
-    A = ctl.alt
-    K = ctl.cnt
     n = ctl.cells
-    for c in range(n):
-        R[c] = OFF
-        A[c] = STEADY
-        K[c] = 0
+    R[:] = ctl.blank           # every cell off, steady, counting nothing (slice copies run in C)
+    ctl.alt[:] = ctl.steady
+    ctl.cnt[:] = ctl.blank
+    ctl.rendered_beat = None   # render() draws the frame again
     st = ctl.state
     if st == "menu":
         i = ctl.menu_index
@@ -78,16 +92,20 @@ def show(ctl):
         show_setup(ctl)
     elif st in PLAY_STATES:
         show_play(ctl)
+    elif st == "placing":
+        show_placing(ctl)
     elif st == "over":
         show_over(ctl)
     elif st == "error":
+        A = ctl.alt
         for c in range(n):
             R[c] = ERROR
             A[c] = OFF
-    if st in PLAY_STATES or st == "setup":
+    if ctl.faulty and st in _SHOWS_FAULTS:
         noisy = ctl.observer.noisy
+        masked = ctl.masked
         for c in range(n):
-            if (noisy[c] or ctl.masked[c]) and R[c] == OFF:
+            if (noisy[c] or masked[c]) and R[c] == OFF:
                 R[c] = FAULT
 
 
@@ -159,31 +177,46 @@ def light(ctl, s, steady=True):
 def show_play(ctl):
     f = ctl.follower
     R = ctl.roles
+    A = ctl.alt
+    gm = ctl.gmap
     trail = ctl.trail
-    for c in range(ctl.cells):
-        if trail[c]:
-            R[c] = TRAIL
-            ctl.cnt[c] = trail[c] if trail[c] < 9 else 9
+    lit_trail = ctl.trail_lit
+    if lit_trail:
+        for c in range(ctl.cells):
+            if trail[c]:
+                R[c] = TRAIL
+                ctl.cnt[c] = trail[c] if trail[c] < 9 else 9
     if f.mv is None:
         return
     if f.index == 0:
         p = PLAYER + ctl.game.to_move % 4
-        unseen = ctl._unseen_lifts()
+        # A move with no steps at all may be made (Lane's chooser keeping the board): the
+        # first steps of the others blink, and confirm makes the move without steps.
+        steady = f.mv.building() or not f.mv.can_stop()
         for s in f.first_steps():
-            c = ctl.gmap[s.pit] if s.pit >= 0 else -1
-            if c >= 0 and trail[c] and s.kind == "lift":
-                ctl.alt[c] = p       # drop the trail's seed first, then it may be lifted
+            if s[0] == "lift":               # (a Step is a (kind, pit, count, to) tuple)
+                c = gm[s[1]] if s[1] >= 0 else -1
+                if c < 0:
+                    continue
+                if lit_trail and trail[c]:
+                    A[c] = p         # drop the trail's seed first, then it may be lifted
+                    continue
+                R[c] = p
+                if not steady:
+                    A[c] = OFF
             else:
-                light(ctl, s)
+                light(ctl, s, steady)
+        unseen = ctl._unseen_lifts()
         for i in range(len(unseen)):
             # Its sensor is not trusted: lift it, then confirm (blinking: the one confirm takes).
-            ctl.alt[ctl.gmap[unseen[i].pit]] = OFF if i == ctl.selected % len(unseen) else FAULT
+            A[gm[unseen[i].pit]] = OFF if i == ctl.selected % len(unseen) else FAULT
         h = ctl._hint_cell() if ctl.hints else -1
         if h >= 0 and not trail[h]:
             R[h] = HINT
-        for c in range(ctl.cells):
-            if ctl.cnt[c] == 1:
-                ctl.cnt[c] = 0
+        if lit_trail:
+            for c in range(ctl.cells):
+                if ctl.cnt[c] == 1:
+                    ctl.cnt[c] = 0
     else:
         run, ends = f.forced_run(ctl.settings["lookahead"])
         tmp = ctl._tmp
@@ -198,6 +231,11 @@ def show_play(ctl):
                 c = ctl.gmap[s.pit] if s.pit >= 0 else -1
                 k = ctl.cnt[c] if c >= 0 else 0
                 light(ctl, s)
+                if s.kind == "place" and ctl.counting and c >= 0:
+                    # Load cells: flash what is still missing as the seeds go in.
+                    o = ctl.observer.stable[c]
+                    if tmp[c] < o < tmp[c] + s.count:
+                        ctl.cnt[c] = min(tmp[c] + s.count - o, 9)
                 if k == 1:
                     # A trail seed goes here first: the cell alternates trail / next step.
                     ctl.alt[c] = R[c]
@@ -225,14 +263,34 @@ def show_play(ctl):
             if ctl.cnt[c] == 1:
                 ctl.cnt[c] = 0
     if ctl.mismatch:
-        obs = ctl.observer.stable
-        for c in ctl.wrong:
-            k = f.counts[c]
-            o = obs[c]
-            more = (k > o) if ctl.counting else (k > 0)
-            R[c] = NEED if more else REMOVE
-            ctl.alt[c] = ERROR
-            ctl.cnt[c] = 0
+        show_wrong(ctl)
+
+
+def show_wrong(ctl):
+    """The cells at fault flash what they should hold (more: NEED, fewer: REMOVE) with ERROR."""
+    f = ctl.follower
+    R = ctl.roles
+    obs = ctl.observer.stable
+    for c in ctl.wrong:
+        k = f.counts[c]
+        o = obs[c]
+        more = (k > o) if ctl.counting else (k > 0)
+        R[c] = NEED if more else REMOVE
+        ctl.alt[c] = ERROR
+        ctl.cnt[c] = 0
+
+
+def show_placing(ctl):
+    """A free placing stage: the pits that may take seeds now want them (NEED)."""
+    g = ctl.game
+    gm = ctl.gmap
+    R = ctl.roles
+    for i in range(g.n_pits):
+        c = gm[i]
+        if c >= 0 and g.max_place(i) > 0:
+            R[c] = NEED
+    if ctl.mismatch:
+        show_wrong(ctl)
 
 
 def show_over(ctl):

@@ -22,6 +22,7 @@ from mancala import MoveInProgress
 from mancala.trace import Step
 
 _MARKERS = ("extra_turn", "pass", "end", "choice", "skip")   # steps the hands do nothing for
+_SHORT = 3       # steps within which a move from an untouched pit cannot match (see lookahead)
 
 
 class _Move(MoveInProgress):
@@ -39,8 +40,10 @@ class _Move(MoveInProgress):
             MoveInProgress.__init__(self, game)
             self._todo = []
             return
-        MoveInProgress.__init__(self, _NoMoves(game))
+        # What MoveInProgress.__init__ sets, with no trace computed yet.
         self.game = game
+        self._candidates = []
+        self._seen = []
         self._todo = list(game.legal_moves())
 
     def build_one(self):
@@ -50,6 +53,24 @@ class _Move(MoveInProgress):
         m = self._todo.pop(0)
         self._candidates.append((m, list(self.game.copy().play(m))))
         return True
+
+    def build_pit(self, pit):
+        """Compute the traces of the moves that start by lifting `pit` (a move's first step
+        is the lift of its pit: the moves built lazily are those)."""
+        todo = self._todo
+        i = 0
+        while i < len(todo):
+            m = todo[i]
+            if (m if isinstance(m, int) else m[0]) == pit:
+                todo.pop(i)
+                self._candidates.append((m, list(self.game.copy().play(m))))
+            else:
+                i += 1
+
+    def forget_rest(self):
+        """The hands lifted a pit whose moves are all built: the moves not yet built start
+        elsewhere and can no longer be the one being made."""
+        self._todo = []
 
     def ensure(self):
         while self._todo:
@@ -64,21 +85,18 @@ class _Move(MoveInProgress):
         return self._candidates
 
 
-class _NoMoves:
-    """A game stand-in with no legal moves, so that MoveInProgress starts with no traces."""
-
-    def __init__(self, game):
-        self.game = game
-
-    def is_over(self):
-        return False
-
-    def legal_moves(self):
-        return ()
-
-
 def is_marker(step):
     return step.kind in _MARKERS
+
+
+def placing(game):
+    """Whether `game` is in a free placing stage: seeds still to be put out by the handful,
+    in any pit the rules allow (Lane and the Egyptian games).  Such a stage has hundreds of
+    legal moves ("place", pit, count), too many to trace: the board follows it by counting
+    what lands in each pit (game.max_place(pit) says where seeds may go), not with a
+    MoveInProgress."""
+    return (getattr(game, "max_place", None) is not None and game.phase != "play" and not game.is_over()
+            and game.outside() > 0)
 
 
 class Follower:
@@ -88,10 +106,14 @@ class Follower:
         self.care = bytearray(cells)  # 1: this cell's reading is compared with what it should hold
         self.counts = [0] * cells
         self._scratch = [0] * cells
+        self._zeros = [0] * cells
         self.gmap = ()
         self.game = None
         self.mv = None
         self.index = 0
+        self._first = None            # first_steps(), kept until the move starts
+        self._unseen = None           # unseen_lifts(), kept until the move starts or `care` changes
+        self._run = None              # forced_run()'s answer at this index, kept until the next step
 
     # ----- the position --------------------------------------------------
 
@@ -104,13 +126,16 @@ class Follower:
         self.gmap = gmap
         self.load(game.cells(), self.counts)
         self.index = 0
-        if game.is_over():
+        self._first = None
+        self._unseen = None
+        self._run = None
+        if game.is_over() or placing(game):
             self.mv = None
             return
         if lazy:
             for m in game.legal_moves():
-                if not (isinstance(m, int) or (isinstance(m, tuple) and len(m) == 2 and isinstance(m[0], int)
-                                               and m[1] in (-1, 1))):
+                if type(m) is not int and not (type(m) is tuple and len(m) == 2 and type(m[0]) is int
+                                               and m[1] in (-1, 1)):
                     lazy = False
                     break
         self.mv = _Move(game, lazy)
@@ -126,21 +151,50 @@ class Follower:
         mv = self.mv
         if mv is None:
             return []
-        if not mv.building() or self.index:
+        if self.index:
             return mv.options()
-        b = self.game.pits
-        out = []
-        for m in self.game.legal_moves():
-            pit = m if isinstance(m, int) else m[0]
-            s = Step("lift", pit, b[pit], -1)
-            if s not in out:
-                out.append(s)
+        if self._first is not None:
+            return self._first
+        if not mv.building():
+            out = mv.options()
+        else:
+            # Built lazily, every legal move is a pit or (pit, direction) and starts by lifting it.
+            b = self.game.pits
+            out = []
+            seen = 0
+            for m in self.game.legal_moves():
+                pit = m if type(m) is int else m[0]
+                if not seen >> pit & 1:
+                    seen |= 1 << pit
+                    out.append(Step("lift", pit, b[pit], -1))
+        self._first = out
         return out
+
+    def unseen_lifts(self):
+        """The first steps of the move the sensors cannot see (a lift of a pit whose sensor is ignored)."""
+        if self.mv is None or self.index != 0:
+            return []
+        if self._unseen is None:
+            # visible() of a lift, inlined: the pit's cell is watched and holds seeds.
+            counts = self.counts
+            care = self.care
+            gmap = self.gmap
+            out = []
+            for s in self.first_steps():
+                if s[0] == "lift":
+                    c = gmap[s[1]]
+                    if c < 0 or not care[c] or not counts[c]:
+                        out.append(s)
+            self._unseen = out
+        return self._unseen
+
+    def care_changed(self):
+        """Which cells' sensors count changed (the controller's masked or noisy cells)."""
+        self._unseen = None
 
     def load(self, cells, out):
         """Game cell counts -> board cell counts (cells off the board are dropped)."""
-        for c in range(self.cells):
-            out[c] = 0
+        out[:] = self._zeros
         gmap = self.gmap
         for i in range(len(cells)):
             b = gmap[i]
@@ -246,9 +300,18 @@ class Follower:
 
     def advance(self, step):
         """The hands made `step`: narrow the move and update what the board should hold."""
+        mv = self.mv
+        if mv is not None and mv.building() and self.index == 0 and step.kind == "lift":
+            # The first lift settles which pit the move starts from: only that pit's moves
+            # need their traces (the others are never computed).
+            mv.build_pit(step.pit)
+            mv.forget_rest()
         self.ready().advance(step)
         self.apply(self.counts, step)
         self.index += 1
+        self._first = None
+        self._unseen = None
+        self._run = None
 
     def skip_markers(self):
         """Pass over forced steps the hands do nothing for (extra turn, pass, end ...); return them."""
@@ -264,10 +327,22 @@ class Follower:
     # ----- what comes next ---------------------------------------------------
 
     def forced_run(self, limit=400):
-        """The steps every remaining trace agrees on from here, and whether they end the move."""
+        """The steps every remaining trace agrees on from here, and whether they end the move.
+
+        Asked several times a step (the lights, the buttons, the state message): the answer
+        is kept until the hands make the next step."""
+        run = self._run
+        if run is not None and run[0] == limit:
+            return run[1], run[2]
         out = []
         if self.ready() is None:
             return out, False
+        out, ends = self._forced_run(limit)
+        self._run = (limit, out, ends)
+        return out, ends
+
+    def _forced_run(self, limit):
+        out = []
         paths = self.mv.paths()
         first = paths[0][1]
         j = self.index
@@ -299,30 +374,63 @@ class Follower:
         base = self.bad(obs, counts)
         if base == 0:
             return 0, None, False
-        if self.ready() is None:
+        mv = self.mv
+        if mv is None:
             return None, None, False
+        if mv.building() and self.index == 0:
+            # The traces are still being computed (one per idle scan).  The hands start a
+            # move by lifting a pit: build the traces of the pits whose cells no longer look
+            # as they did (and of those the sensors cannot watch), and look along those
+            # first.  A move from a pit that is seen untouched cannot explain the board
+            # within _SHORT steps (its lift empties the pit, and only a lap of sowing or a
+            # capture fills it again), so a match that short among the built traces is the
+            # fewest steps of them all.
+            gmap = self.gmap
+            care = self.care
+            for s in self.first_steps():
+                c = gmap[s.pit]
+                if c < 0 or not care[c] or obs[c] < 0 or not self.agrees(c, counts[c], obs[c]):
+                    mv.build_pit(s.pit)
+            found = self._look(obs, base, _SHORT)
+            if found[0] is not None:
+                return found
+        self.ready()
+        return self._look(obs, base, limit)
+
+    def _look(self, obs, base, limit):
+        counts = self.counts
         i = self.index
         sc = self._scratch
+        gmap = self.gmap
         best = limit + 1
         winners = []
-        for p in self.mv.paths():
-            steps = p[1]
-            for c in range(self.cells):
-                sc[c] = counts[c]
-            bad = base
-            end = len(steps)
-            if end > i + best:
-                end = i + best
-            for j in range(i, end):
-                bad = self.apply(sc, steps[j], bad, obs)
-                if bad == 0:
-                    d = j - i + 1
-                    if d < best:
-                        best = d
-                        winners = [steps]
-                    else:
-                        winners.append(steps)
-                    break
+        # The traces whose next step is at a cell that looks changed go first: the one the
+        # hands took is most likely among them, and once it matches at depth d the others
+        # are looked along for d steps only.
+        for touched in (True, False):
+            for p in self.mv.paths():
+                steps = p[1]
+                if i < len(steps):
+                    c = gmap[steps[i][1]] if steps[i][1] >= 0 else -1
+                    if (c >= 0 and not self.agrees(c, counts[c], obs[c])) != touched:
+                        continue
+                elif touched:
+                    continue
+                sc[:] = counts
+                bad = base
+                end = len(steps)
+                if end > i + best:
+                    end = i + best
+                for j in range(i, end):
+                    bad = self.apply(sc, steps[j], bad, obs)
+                    if bad == 0:
+                        d = j - i + 1
+                        if d < best:
+                            best = d
+                            winners = [steps]
+                        else:
+                            winners.append(steps)
+                        break
         if not winners:
             return None, None, False
         first = winners[0]

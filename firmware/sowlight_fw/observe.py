@@ -39,7 +39,7 @@ class Observer:
         self.settle_ms = settle_ms
         self.noisy_changes = noisy_changes
         self.noisy_ms = noisy_ms
-        self.raw = [_NEVER] * cells
+        self.raw = [_NEVER] * cells      # the last reading (None: a cell without a sensor)
         self.since = [now_ms] * cells
         self.held = [now_ms] * cells     # when the reading last held still for debounce_ms
         self.stable = [UNKNOWN] * cells
@@ -47,44 +47,73 @@ class Observer:
         self.noisy = bytearray(cells)
         self.last_change = now_ms
         self.events = []   # (cell, True) when a cell turns noisy, (cell, False) when it holds still again
+        # The cells whose reading changed and has not yet held for debounce_ms (noisy ones
+        # included).  Only these need looking at on a scan; every other cell's reading is
+        # its stable value, held still up to the last settle().
+        self.active = []
+        self._settled_at = now_ms
 
     def feed(self, values, now):
         """Take one scan's readings; True when a stable value changed."""
         raw = self.raw
+        if values == raw:
+            # Nothing read differs from the last scan (the usual case): one comparison in C.
+            return self.settle(now) if self.active else False
         changed = False
+        active = self.active
+        noisy = self.noisy
+        flips = self.flips
         for c in range(self.cells):
             v = values[c]
-            if v is None:
+            if v == raw[c]:
                 continue
-            if v != raw[c]:
-                raw[c] = v
-                self.since[c] = now
-                if self.noisy[c]:
-                    continue
-                self.last_change = now
-                f = self.flips[c] + 1
-                if f > 250:
-                    f = 250
-                if f >= self.noisy_changes and ticks_diff(now, self.held[c]) >= self.noisy_ms:
-                    self.noisy[c] = 1
-                    self.flips[c] = 0
-                    if self.stable[c] != UNKNOWN:
-                        self.stable[c] = UNKNOWN
-                        changed = True
-                    self.events.append((c, True))
-                else:
-                    self.flips[c] = f
+            if v is None:
+                raw[c] = None
+                continue
+            if raw[c] != _NEVER and raw[c] is not None and c not in active:
+                # It had held still up to the last scan: that is when it last held (settle()
+                # would have said so there, had it looked at this cell).
+                self.held[c] = self._settled_at
+            raw[c] = v
+            self.since[c] = now
+            if c not in active:
+                active.append(c)
+            if noisy[c]:
+                continue
+            self.last_change = now
+            f = flips[c] + 1
+            if f > 250:
+                f = 250
+            if f >= self.noisy_changes and ticks_diff(now, self.held[c]) >= self.noisy_ms:
+                noisy[c] = 1
+                flips[c] = 0
+                if self.stable[c] != UNKNOWN:
+                    self.stable[c] = UNKNOWN
+                    changed = True
+                self.events.append((c, True))
+            else:
+                flips[c] = f
         return self.settle(now) or changed
 
     def settle(self, now):
         """Let readings that have held long enough become stable; True when one did."""
+        self._settled_at = now
+        active = self.active
+        if not active:
+            return False
         changed = False
         raw = self.raw
         stable = self.stable
-        for c in range(self.cells):
-            v = raw[c]
-            if v == _NEVER or ticks_diff(now, self.since[c]) < self.debounce_ms:
+        since = self.since
+        debounce = self.debounce_ms
+        i = 0
+        while i < len(active):
+            c = active[i]
+            if ticks_diff(now, since[c]) < debounce:
+                i += 1
                 continue
+            active.pop(i)
+            v = raw[c]
             self.flips[c] = 0
             self.held[c] = now
             if self.noisy[c]:
@@ -99,7 +128,7 @@ class Observer:
         """No cell (noisy ones aside) has changed for settle_ms, and every reading is stable."""
         if ticks_diff(now, self.last_change) < self.settle_ms:
             return False
-        for c in range(self.cells):
-            if self.raw[c] != self.stable[c] and self.raw[c] != _NEVER and not self.noisy[c]:
+        for c in self.active:
+            if self.raw[c] != self.stable[c] and not self.noisy[c]:
                 return False
         return True
