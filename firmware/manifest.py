@@ -7,5 +7,24 @@
 # filesystem (docs/firmware.md).
 include("$(PORT_DIR)/boards/manifest.py")
 require("neopixel")                         # micropython-lib: the LED strip driver
-package("sowlight_fw", base_path=".")
+# Every module but virtual.py (the virtual board's simulated hardware, never on a board).
+package("sowlight_fw", files=[
+    "__init__.py",
+    "app.py",
+    "buttons.py",
+    "codec.py",
+    "colours.py",
+    "config.py",
+    "controller.py",
+    "crc.py",
+    "display.py",
+    "follow.py",
+    "journal.py",
+    "leds.py",
+    "link.py",
+    "observe.py",
+    "sensors.py",
+    "service.py",
+    "storage.py",
+], base_path=".")
 package("mancala", base_path="../rules")

@@ -244,7 +244,7 @@ class MockBoard:
         if major == mine[0] or not self.check_version:
             return None
         fix = "update the companion (pip install -U sowlight)" if major < mine[0] else \
-            "redeploy the firmware that matches this companion (sowlight board deploy)"
+            "redeploy the firmware that matches this companion (sowlight deploy)"
         return "the host speaks link protocol %d.%d, this side speaks %d.%d: %s" % (major, minor, mine[0], mine[1], fix)
 
     def _message(self, m, out):

@@ -29,6 +29,10 @@ EXAMPLES = {
                    "config": {"geometry": {"rows": 2, "pits_per_row": 6, "stores": 2},
                               "sensors": {"kind": "occupancy", "cells": 14}, "leds": 14},
                    "variants": ["oware", "kalah", "ayoayo"], "game": 12}),
+        ("board", {"proto": [1, 1], "role": "board", "sw": "sowlight-fw 0.1.0", "board": "virtual-0",
+                   "config": {"geometry": {"rows": 2, "pits_per_row": 6, "stores": 2},
+                              "sensors": {"kind": "occupancy", "cells": 14}, "leds": 14},
+                   "variants": ["oware"], "game": None, "virtual": True, "re": 7}),
     ],
     "ping": [("host", {})],
     "pong": [("board", {"re": 2, "up": 73012}), ("host", {"re": 40})],
@@ -44,10 +48,14 @@ EXAMPLES = {
     "brightness": [("host", {"level": 64})],
     "self_test": [("host", {})],
     "calibrate": [("host", {"step": "empty"})],
-    "journal_list": [("host", {})],
+    "journal_list": [("host", {}), ("host", {"from": 13, "max": 8})],
     "journal_get": [("host", {"game": 12, "from": 31, "max": 50}), ("host", {"game": 12, "from": 0})],
     "journal_ack": [("host", {"game": 12, "upto": 40})],
     "reboot": [("host", {"to": "repl"})],
+    "press": [("host", {"button": "confirm"}), ("host", {"button": "menu"})],
+    "sim": [("host", {"act": "lift", "cell": 3}), ("host", {"act": "drop", "cell": 4, "n": 2}),
+            ("host", {"act": "take", "cell": 5, "to": -1}), ("host", {"act": "press", "button": "undo"}),
+            ("host", {"act": "seeds"})],
     "ok": [("board", {"re": 9, "game": 13}), ("board", {"re": 10})],
     "state": [("board", {"re": 3, "game": 12, "variant": "oware", "options": {}, "pos": OWARE_POS, "ply": 9,
                          "phase": "await_lift", "expect": None, "hint": True, "brightness": 64, "rx": 3}),
@@ -62,10 +70,13 @@ EXAMPLES = {
     "step": [("board", {"game": 12, "ply": 10, "ev": "lifted", "cell": 9, "i": 0, "n": 6}),
              ("board", {"game": 12, "ply": 10, "ev": "mismatch", "cell": 4, "i": 3,
                         "expect": ["drop", 3, 1, -1]})],
-    "leds": [("board", {"lit": [[10, "drop"], [9, "lifted"]], "game": 12}), ("board", {"lit": []})],
+    "leds": [("board", {"lit": [[10, "drop"], [9, "lifted"]], "game": 12}), ("board", {"lit": []}),
+             ("board", {"lit": [[3, "need", 4], [4, "trail", 2], [5, "drop"]], "game": 1})],
     "journal": [("board", {"re": 11, "games": [
         {"game": 11, "variant": "kalah", "first": 0, "last": 57, "synced": 57, "over": True},
-        {"game": 12, "variant": "oware", "first": 0, "last": 9, "synced": -1, "over": False}]})],
+        {"game": 12, "variant": "oware", "first": 0, "last": 9, "synced": -1, "over": False}]}),
+                ("board", {"re": 12, "more": True, "games": [
+                    {"game": 13, "variant": "kalah", "first": 0, "last": 41, "synced": -1, "over": True}]})],
     "records": [("board", {"re": 12, "game": 12, "more": False, "records": [
         {"ply": 0, "kind": "start", "variant": "oware", "options": {}, "t": 1767225600},
         {"ply": 1, "kind": "move", "move": 2, "player": 0, "t": 1767225612}]})],
@@ -234,6 +245,28 @@ def test_encode_refuses_a_frame_over_the_limit():
     assert "longer than the 4096-byte limit" in str(info.value)
 
 
+def test_fit_keeps_the_longest_prefix_that_frames_within_the_limit():
+    rng = random.Random(5)
+    for trial in range(200):
+        records = [{"ply": i, "kind": "move", "move": rng.randrange(6), "player": i % 2,
+                    "name": "x" * rng.randrange(0, 300)} for i in range(rng.randrange(0, 120))]
+        limit = rng.choice([codec.MAX_FRAME, 300, 1000])
+        reply = {"game": 3, "records": list(records), "more": False}
+        cut = codec.fit("records", reply, "records", limit)
+        kept = reply["records"]
+        assert kept == records[:len(records) - cut]
+        reply["re"] = 65535                          # the room fit() kept for the link's "re"
+        assert len(encode(65535, "records", reply)) <= limit
+        if cut:                                      # one more would not have fitted
+            reply["records"] = records[:len(kept) + 1]
+            body = ("@ffff records " + codec.dumps(reply)).encode()
+            assert len(body) + 10 > limit
+    games = {"games": [{"game": g, "variant": "oware", "first": 0, "last": 9, "synced": -1, "over": True}
+                       for g in range(200)], "re": 4}
+    assert codec.fit("journal", games, "games") > 0     # "re" is there already: no room kept for it
+    assert len(encode(4, "journal", games)) > codec.MAX_FRAME - 90
+
+
 # ----- validation -----------------------------------------------------------
 
 
@@ -261,7 +294,19 @@ def test_encode_refuses_a_frame_over_the_limit():
     ("journal", {"re": 1, "games": [7]}, None, "bad_payload", "games[0] must be an object"),
     ("records", {"re": 1, "game": 1, "more": False, "records": [{"ply": -1, "kind": "move"}]}, None,
      "bad_payload", "records[0] field 'ply' must be an integer >= 0"),
-    ("leds", {"lit": [[1, 2]]}, None, "bad_payload", "[cell, role] pairs"),
+    ("leds", {"lit": [[1, 2]]}, None, "bad_payload", "[cell, role] or [cell, role, count]"),
+    ("leds", {"lit": [[1, "need", -2]]}, None, "bad_payload", "[cell, role] or [cell, role, count]"),
+    ("leds", {"lit": [[1, "need", 2, 0]]}, None, "bad_payload", "[cell, role] or [cell, role, count]"),
+    ("journal_list", {"from": -1}, None, "bad_payload", "'journal_list' field 'from' must be an integer >= 0"),
+    ("journal", {"re": 1, "games": [], "more": 1}, None, "bad_payload", "field 'more' must be true or false"),
+    ("press", {}, None, "bad_payload", "'press' needs field 'button' (one of confirm, undo, hint, menu)"),
+    ("press", {"button": "reset"}, None, "bad_payload", "one of confirm, undo, hint, menu, not 'reset'"),
+    ("press", {"button": "confirm"}, "board", "unknown_type", "'press' is sent by the host, not by the board"),
+    ("sim", {"act": "shake"}, None, "bad_payload", "one of lift, drop, take, add, remove, press, seeds"),
+    ("sim", {"act": "drop", "n": -1}, None, "bad_payload", "'sim' field 'n' must be an integer >= 0"),
+    ("sim", {"act": "lift", "cell": "a"}, None, "bad_payload", "'sim' field 'cell' must be an integer"),
+    ("hello", {"proto": [1, 1], "role": "board", "sw": "x", "board": "b", "config": {"geometry": {}, "sensors": {}},
+               "variants": [], "virtual": 1}, None, "bad_payload", "field 'virtual' must be true or false"),
     ("move", {"game": 1, "ply": 1, "player": 0, "move": [1], "trace": None}, None, "bad_payload",
      "a pit or [pit, direction]"),
 ])
@@ -281,11 +326,12 @@ def test_unknown_fields_are_allowed_for_newer_minor_versions():
 
 def test_hello_versions():
     board = EXAMPLES["hello"][1][1]
-    assert codec.check_hello(board) == (1, 0)
+    assert codec.check_hello(board) == (1, 0)   # 1.0 and 1.1 talk: 1.1 only adds
+    assert (codec.PROTO_MAJOR, codec.PROTO_MINOR) == (1, 1)
     assert codec.check_hello(dict(board, proto=[1, 7])) == (1, 7)  # a newer minor talks to us
     with pytest.raises(codec.VersionError) as info:
         codec.check_hello(dict(board, proto=[0, 9]))
-    assert "the board speaks link protocol 0.9, this side speaks 1.0" in str(info.value)
+    assert "the board speaks link protocol 0.9, this side speaks 1.1" in str(info.value)
     assert "redeploy the firmware" in str(info.value)
     with pytest.raises(codec.VersionError, match="update the companion"):
         codec.check_hello(dict(board, proto=[2, 0]))

@@ -7,12 +7,14 @@ button, LED and journal code does the rest.
 """
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 from sowlight_fw import codec, config
+from sowlight_fw.link import BoardLink
 from sowlight_fw.storage import MemoryStorage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,30 +75,32 @@ class MuxWorld:
 
 
 class FakeLink:
-    """The host's end: frames go through the real codec both ways (every message is validated)."""
+    """The host's end of an in-memory cable to the app's real BoardLink: frames go through the
+    real codec both ways (every message is validated).  read() and write() are the board's
+    transport."""
 
     def __init__(self):
         self.to_board = codec.Encoder()
-        self.board_side = codec.Decoder(codec.HOST)
-        self.inbox = []
-        self.sent = []
+        self.waiting = bytearray()              # host -> board
+        self.from_board = codec.Decoder(codec.BOARD)
+        self.sent = []                          # (type, payload) of every frame the board wrote
 
     def host(self, mtype, payload=None):
-        self.inbox.extend(self.board_side.feed(self.to_board.frame(mtype, payload or {})))
+        self.waiting += self.to_board.frame(mtype, payload or {})
         return self.to_board.seq
 
     def raw(self, data):
-        self.inbox.extend(self.board_side.feed(data))
+        self.waiting += data
 
-    def receive(self):
-        out, self.inbox = self.inbox, []
-        return out
+    def read(self, n):
+        data = bytes(self.waiting[:n])
+        del self.waiting[:n]
+        return data
 
-    def send(self, mtype, payload):
-        frame = codec.encode(len(self.sent) % 65536, mtype, payload)
-        got = codec.parse_line(frame.rstrip(b"\n"), codec.BOARD)
-        self.sent.append((got.type, got.payload))
-        return True
+    def write(self, data):
+        for item in self.from_board.feed(data):
+            assert type(item) is codec.Message, item
+            self.sent.append((item.type, item.payload))
 
     def replies(self, seq):
         return [(t, p) for t, p in self.sent if p.get("re") == seq]
@@ -108,7 +112,8 @@ def make_app(fake, name="2x6-stores", storage=None, link=None, tmp_path=None, ra
     path = str(tmp_path / "board.json") if tmp_path else "board.json"
     if tmp_path:
         (tmp_path / "board.json").write_text(json.dumps(raw or raw_config(name)))
-    a = fake.app.App(b, fake.machine, storage=storage or MemoryStorage(), link=link, config_path=path)
+    a = fake.app.App(b, fake.machine, storage=storage or MemoryStorage(),
+                     link=BoardLink(link) if link is not None else None, config_path=path)
     if b.sensor_kind == "hx711":
         sim = fake.hx.HX711s(b.hx711_sck, list(b.cell_sensors), fake.machine)
         step = a.step
@@ -195,7 +200,7 @@ def test_after_a_reset_the_app_resumes_the_game_from_the_journal(fake):
 
 # ----- the link ----------------------------------------------------------------------------------
 
-def test_the_link_placeholder_answers_requests_and_syncs_the_journal(fake):
+def test_the_link_answers_requests_and_syncs_the_journal(fake):
     link = FakeLink()
     a = make_app(fake, "2x6-stores-hx711", link=link)
     a.boot(0)
@@ -373,10 +378,13 @@ def test_the_repl_flag_and_a_held_button_keep_the_app_from_starting(fake, tmp_pa
 
 def test_mip_and_the_freezing_manifest_install_every_file_and_the_led_driver():
     pkg = json.loads((ROOT / "firmware" / "package.json").read_text())
-    files = sorted("sowlight_fw/" + p.name for p in (ROOT / "firmware" / "sowlight_fw").glob("*.py"))
+    files = sorted("sowlight_fw/" + p.name for p in (ROOT / "firmware" / "sowlight_fw").glob("*.py")
+                   if p.name != "virtual.py")   # the virtual board's simulated hardware: never on a board
     assert sorted(dest for dest, _ in pkg["urls"]) == files
     assert all(src == dest for dest, src in pkg["urls"])        # relative to package.json: works from a fork
     assert ["neopixel", "latest"] in pkg["deps"]
     manifest = (ROOT / "firmware" / "manifest.py").read_text()
     assert 'require("neopixel")' in manifest and 'package("sowlight_fw"' in manifest
+    frozen = sorted("sowlight_fw/" + name for name in re.findall(r'^    "(\w+\.py)",$', manifest, re.M))
+    assert frozen == files
     assert 'package("mancala", base_path="../rules")' in manifest

@@ -112,7 +112,7 @@ def test_an_old_board_is_refused_with_the_deploy_command(opener, board):
     with Link(opener, **FAST) as lk:
         with pytest.raises(VersionMismatch) as e:
             lk.connect()
-    assert "0.9" in str(e.value) and "sowlight board deploy" in str(e.value)
+    assert "0.9" in str(e.value) and "sowlight deploy" in str(e.value)
 
 
 def test_a_newer_minor_version_is_accepted(link, board):
@@ -145,7 +145,7 @@ def test_a_board_at_its_repl_is_told_apart():
             lk.connect()
     wire.pull()
     t.join(5)
-    assert "REPL" in str(e.value) and "sowlight board deploy" in str(e.value)
+    assert "REPL" in str(e.value) and "sowlight deploy" in str(e.value)
     assert lk.stats["bad_noise"] >= 3
     assert lk.stats["answers_out"] == 0  # nothing is answered before a good hello
 

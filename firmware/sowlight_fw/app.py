@@ -8,9 +8,10 @@ else: a record is on flash before the LEDs move on), sends its messages and
 shows its frame.  The hardware objects can be handed in, so tests and the
 virtual board run the same loop on fakes.
 
-The link here is a placeholder until the link issue replaces it: framed lines
-(sowlight_fw.codec) read from the USB serial port with select.poll, requests
-answered, the controller's events sent once a host has said hello.
+The link (sowlight_fw.link.BoardLink) keeps the session with the laptop: it
+hands each request to `request()` and sends the controller's messages while a
+host listens.  Request types the app does not know go to `handlers` (a virtual
+board adds "sim" there).
 """
 import sys
 
@@ -33,7 +34,7 @@ except ImportError:  # CPython (the virtual board)
     def sleep_ms(ms):
         _time.sleep(ms / 1000)
 
-from . import config
+from . import codec, config
 from .colours import ERROR
 from .controller import Controller
 from .journal import Journal, JournalError
@@ -42,6 +43,7 @@ VERSION = "0.1.0"
 SW = "sowlight-fw " + VERSION
 SCAN_MS = 20
 REPL_FLAG = "repl_once"
+RECORDS_MOST = 50          # records per `records` reply at most (journal_get's default max)
 
 
 async def _sleep(ms):
@@ -51,41 +53,15 @@ async def _sleep(ms):
         await asyncio.sleep(ms / 1000)
 
 
-class SerialLink:
-    """Placeholder link: frames in from `rx` (polled, never blocking), frames out to `tx`."""
-
-    def __init__(self, rx=None, tx=None):
-        import select
-        from . import codec
-        self.codec = codec
-        self.rx = rx if rx is not None else getattr(sys.stdin, "buffer", sys.stdin)
-        self.tx = tx if tx is not None else getattr(sys.stdout, "buffer", sys.stdout)
-        self.poller = select.poll()
-        self.poller.register(self.rx, select.POLLIN)
-        self.decoder = codec.Decoder(codec.HOST)
-        self.encoder = codec.Encoder()
-
-    def receive(self, most=512):
-        data = bytearray()
-        while len(data) < most and self.poller.poll(0):
-            b = self.rx.read(1)
-            if not b:
-                break
-            data += b
-        return self.decoder.feed(data) if data else []
-
-    def send(self, mtype, payload):
-        try:
-            frame = self.encoder.frame(mtype, payload)
-        except ValueError:
-            return False       # a message protocol 1.0 cannot carry (e.g. a move it has no form for)
-        self.codec.write_chunked(self.tx.write, frame)
-        return True
-
-
 class App:
+    """The board's loop.  `link` is a link.BoardLink (None: no host at all).
+
+    `handlers` maps extra request types to fn(payload, now_ms) -> reply dict
+    with "type" (the link adds "re" and deals with repeats); `virtual` = True
+    makes the hello say the board is a virtual one.  Set both before boot()."""
+
     def __init__(self, board, machine=None, storage=None, link=None, strip=None, sensors=None, buttons=None,
-                 settings=None, config_path=config.DEFAULT_PATH):
+                 settings=None, config_path=config.DEFAULT_PATH, virtual=False):
         if machine is None:
             import machine
         self.board = board
@@ -108,11 +84,14 @@ class App:
             buttons = Buttons(board, machine)
         self.buttons = buttons
         self.link = link
+        self.handlers = {}         # request type -> fn(payload, now_ms) -> reply dict
+        self.virtual = virtual
         self.settings = settings
         self.controller = None
         self.values = [None] * board.cells
         self.pending = []          # journal records not yet on flash (flash full or failing)
-        self.host = False          # a host has said hello: events go out
+        self.now = 0               # the time of the scan in progress (ticks_ms)
+        self._reboot_to = None     # "app"/"repl": reset once the reply to `reboot` is out
         self._time = None          # (host Unix time, ticks_ms then), from the host's hello
         self.cal = None            # calibration readings so far
         self.loops = 0
@@ -121,6 +100,7 @@ class App:
 
     def boot(self, now=None):
         now = ticks_ms() if now is None else now
+        self.now = now
         repaired = self.journal.open()
         c = Controller(self.board, clock=self.wall_clock, settings=self.settings,
                        next_game=self.journal.next_game(), now_ms=now)
@@ -133,7 +113,7 @@ class App:
         if cur is not None:
             c.resume(cur[0], cur[1], now)
         if self.link is not None:
-            self.send("hello", self.hello_payload())
+            self.link.start(self.hello_payload(), now)
         return c
 
     def wall_clock(self):
@@ -149,16 +129,19 @@ class App:
         except AttributeError:
             uid = "0"
         sensed = [c for c in range(b.cells) if b.cell_sensors[c] is not None]
-        from . import codec
         c = self.controller
-        return codec.hello(codec.BOARD, SW, board="%s-%s" % (b.id_prefix, uid),
-                           config={"geometry": {"rows": b.rows, "pits_per_row": b.pits_per_row, "stores": b.stores},
-                                   "sensors": {"kind": b.sensor_kind, "cells": sensed}, "leds": b.led_count},
-                           variants=list(c.variants), game=c.game_no if c.game is not None else None)
+        p = codec.hello(codec.BOARD, SW, board="%s-%s" % (b.id_prefix, uid),
+                        config={"geometry": {"rows": b.rows, "pits_per_row": b.pits_per_row, "stores": b.stores},
+                                "sensors": {"kind": b.sensor_kind, "cells": sensed}, "leds": b.led_count},
+                        variants=list(c.variants), game=c.game_no if c.game is not None else None)
+        if self.virtual:
+            p["virtual"] = True
+        return p
 
     # ----- one pass of the loop -------------------------------------------------------
 
     def step(self, now):
+        self.now = now
         c = self.controller
         v = self.sensors.read(self.values)
         if v is None:
@@ -168,11 +151,14 @@ class App:
         for event in self.buttons.poll(now):
             c.press(event, now)
         if self.link is not None:
-            for item in self.link.receive():
-                self.on_frame(item, now)
+            self.link.poll(self.request, now)
         self.flush()
         self.strip.show(c.frame, c.brightness)
         self.loops += 1
+        if self._reboot_to is not None:       # asked for: the reply to `reboot` is written now
+            to = self._reboot_to
+            self._reboot_to = None
+            self._reboot(to)
 
     def flush(self):
         """Journal records first (they must be on flash), then the link's messages."""
@@ -194,53 +180,39 @@ class App:
                 self._full_said = False
             self.pending.pop(0)
         out = c.outbox
+        link = self.link
         while out:
             m = out.pop(0)
-            if self.link is not None and self.host:
+            if link is not None:
                 t = m.pop("type")
-                self.send(t, m)
-
-    def send(self, mtype, payload):
-        if self.link is not None:
-            self.link.send(mtype, payload)
+                link.event(t, m, self.now)    # dropped while no host listens: the journal has the game
 
     # ----- the link's requests -----------------------------------------------------------
 
-    def on_frame(self, item, now):
-        if not hasattr(item, "payload"):        # a BadFrame: answer as the protocol says
-            t, p = item.answer()
-            self.send(t, p)
-            return
-        reply = self.request(item.type, item.payload, now)
-        if reply is not None:
-            t = reply.pop("type")
-            reply["re"] = item.seq
-            self.send(t, reply)
-            if t == "ok" and item.type == "reboot":
-                self._reboot(item.payload.get("to"))
-
     def request(self, t, p, now):
-        """A request's reply (a dict with "type"), or None when it has none."""
+        """Carry out a request the link hands over (validated, after a hello); return its reply,
+        a dict with "type" ("ok", "state", "error", ...)."""
         c = self.controller
         if t == "hello":
-            self.host = True
             if "time" in p:
                 self._time = (p["time"], ticks_ms())
-            self._kbd(-1)
             return dict(self.hello_payload(), type="hello")
-        if t == "ping":
-            return {"type": "pong", "up": ticks_ms() & 0x3FFFFFFF}
-        if t == "resync":
-            c.outbox.append(c.state_message())
-            return None
-        if not self.host and t not in ("pong",):
-            return {"type": "error", "code": "no_hello", "msg": "send hello first"}
+        handler = self.handlers.get(t)
+        if handler is not None:
+            return handler(p, now)
+        if t == "sim":
+            return {"type": "error", "code": "unsupported",
+                    "msg": "this board has real seeds: move them by hand ('sim' is for a virtual board)"}
         try:
             if t == "journal_list":
-                return {"type": "journal", "games": self.journal.list_games()}
+                return self.journal_page(p.get("from", 0), p.get("max"))
             if t == "journal_get":
-                recs, more = self.journal.records(p["game"], p["from"], min(p.get("max", 50), 50))
-                return {"type": "records", "game": p["game"], "records": recs, "more": more}
+                most = max(1, min(p.get("max", RECORDS_MOST), RECORDS_MOST))
+                recs, more = self.journal.records(p["game"], p["from"], most)
+                reply = {"type": "records", "game": p["game"], "records": recs, "more": more}
+                if codec.fit("records", reply, "records") and reply["records"]:
+                    reply["more"] = True      # the rest did not fit in one frame: the host asks again
+                return reply
             if t == "journal_ack":
                 synced = self.journal.ack(p["game"], p["upto"])
                 self.flush()            # space may have come free for records waiting
@@ -252,15 +224,22 @@ class App:
         if t == "calibrate":
             return self.calibrate(p.get("step"))
         if t == "reboot":
+            self._reboot_to = p["to"]
             return {"type": "ok"}
         return c.command(dict(p, type=t), now)
 
-    def _kbd(self, ch):
-        try:
-            import micropython
-            micropython.kbd_intr(ch)
-        except (ImportError, AttributeError):
-            pass
+    def journal_page(self, first=0, most=None):
+        """The `journal` reply: the games numbered `first` on, at most `most` of them and as many
+        as one frame holds; "more" when the journal holds games after the last one listed."""
+        games = [g for g in self.journal.list_games() if g["game"] >= first]
+        more = False
+        if most is not None and len(games) > max(most, 1):
+            games = games[:max(most, 1)]
+            more = True
+        reply = {"type": "journal", "games": games, "more": more}
+        if codec.fit("journal", reply, "games"):
+            reply["more"] = True
+        return reply
 
     def _reboot(self, to):
         if to == "repl":
@@ -321,7 +300,6 @@ def _raw_config(path):
 
 def show_config_error(message, raw, machine, cycles=None, period_ms=500, say_every=20):
     """A bad config: say why on the serial port and blink the error pattern, forever (no crash loop)."""
-    from . import codec
     text = "sowlight: the board config is refused: %s" % message
     frame = None
     try:
@@ -392,16 +370,19 @@ def main(config_path=config.DEFAULT_PATH, machine=None, cycles=None):
     if app.buttons.held("confirm"):
         print("sowlight: confirm held at power-up: the app is not started (REPL)")
         return None
+    from .link import BoardLink, UsbTransport
     try:
-        app.link = SerialLink()
-    except (ImportError, OSError, AttributeError, TypeError):
-        app.link = None
+        usb = UsbTransport()      # Ctrl-C is data from here on, until usb.close()
+    except (ImportError, OSError, AttributeError, TypeError, ValueError):
+        usb = None                # a port without a pollable stdin: play without a laptop
+    app.link = BoardLink(usb) if usb is not None else None
     try:
         asyncio.run(app.run())
     except KeyboardInterrupt:
         print("sowlight: stopped")
     except Exception as e:   # never a crash loop: say what happened, stay at the REPL
-        app._kbd(3)
+        if usb is not None:
+            usb.close()      # Ctrl-C works again before anything is printed
         print("sowlight: the app stopped on an error; the REPL is yours (reset to restart)")
         if hasattr(sys, "print_exception"):
             sys.print_exception(e)
@@ -412,4 +393,7 @@ def main(config_path=config.DEFAULT_PATH, machine=None, cycles=None):
             app.strip.light([cell[0] for cell in board.cell_leds], ERROR, 64)
         except Exception:
             pass
+    finally:
+        if usb is not None:
+            usb.close()
     return app

@@ -29,7 +29,7 @@ from .crc import crc32
 # ----- limits and constants ------------------------------------------------
 
 PROTO_MAJOR = const(1)    # a different major version is refused
-PROTO_MINOR = const(0)    # minor versions only add optional fields and message types
+PROTO_MINOR = const(1)    # minor versions only add optional fields and message types
 
 MAX_FRAME = const(4096)   # bytes in a frame, "@" to "\n" inclusive
 CHUNK = const(63)         # bytes per write on USB CDC (never a multiple of 64)
@@ -60,6 +60,9 @@ BEHIND = const(3)     # older than the last frame: the peer restarted; act and r
 
 BOARD = "board"
 HOST = "host"
+
+BUTTONS = ("confirm", "undo", "hint", "menu")                          # `press`, `sim` act press
+SIM_ACTS = ("lift", "drop", "take", "add", "remove", "press", "seeds")  # what `sim` can do to seeds
 
 # ----- errors --------------------------------------------------------------
 
@@ -135,7 +138,8 @@ MESSAGES = {
     # both ways
     "hello": ("*", (("proto", _LIST, True), ("role", (BOARD, HOST), True), ("sw", _STR, True),
                     ("board", _STR, False), ("config", _OBJ, False), ("variants", _LIST, False),
-                    ("game", _UINT | _NULL, False), ("time", _UINT, False), ("re", _SEQ, False))),
+                    ("game", _UINT | _NULL, False), ("time", _UINT, False), ("re", _SEQ, False),
+                    ("virtual", _BOOL, False))),
     "ping": ("*", ()),
     "pong": ("*", (("re", _SEQ, True), ("up", _UINT, False))),
     "resync": ("*", (("reason", _STR, False),)),
@@ -149,10 +153,14 @@ MESSAGES = {
     "brightness": (HOST, (("level", _UINT, True),)),
     "self_test": (HOST, ()),
     "calibrate": (HOST, (("step", ("empty", "full", "save", "cancel"), True),)),
-    "journal_list": (HOST, ()),
+    "journal_list": (HOST, (("from", _UINT, False), ("max", _UINT, False))),
     "journal_get": (HOST, (("game", _UINT, True), ("from", _UINT, True), ("max", _UINT, False))),
     "journal_ack": (HOST, (("game", _UINT, True), ("upto", _UINT, True))),
     "reboot": (HOST, (("to", ("app", "repl"), True),)),
+    # 1.1: a button pressed from the host; a virtual board's seeds moved (docs/protocol.md)
+    "press": (HOST, (("button", BUTTONS, True),)),
+    "sim": (HOST, (("act", SIM_ACTS, True), ("cell", _INT, False), ("n", _UINT, False), ("to", _INT, False),
+                   ("button", BUTTONS, False))),
     # board -> host: replies and events
     "ok": (BOARD, (("re", _SEQ, True),)),
     "state": (BOARD, (("re", _SEQ | _NULL, False), ("game", _UINT | _NULL, True),
@@ -167,7 +175,7 @@ MESSAGES = {
                      ("ev", ("lifted", "dropped", "mismatch"), True), ("cell", _INT, True),
                      ("i", _UINT, False), ("n", _UINT, False), ("expect", _LIST | _NULL, False))),
     "leds": (BOARD, (("lit", _LIST, True), ("game", _UINT | _NULL, False))),
-    "journal": (BOARD, (("re", _SEQ, True), ("games", _LIST, True))),
+    "journal": (BOARD, (("re", _SEQ, True), ("games", _LIST, True), ("more", _BOOL, False))),
     "records": (BOARD, (("re", _SEQ, True), ("game", _UINT, True), ("records", _LIST, True),
                         ("more", _BOOL, True))),
     "log": (BOARD, (("level", ("debug", "info", "warn", "error"), True), ("msg", _STR, True))),
@@ -280,9 +288,10 @@ def validate(mtype, payload, sender=None):
         _check_items("'records' records", payload["records"], _RECORD_FIELDS)
     elif mtype == "leds":
         for item in payload["lit"]:
-            if type(item) is not list or len(item) != 2 or type(item[0]) is not int or type(item[1]) is not str:
-                raise FrameError(BAD_PAYLOAD, "'leds' field 'lit' must hold [cell, role] pairs, not %s"
-                                 % _short_repr(item))
+            if type(item) is not list or not 2 <= len(item) <= 3 or type(item[0]) is not int \
+                    or type(item[1]) is not str or (len(item) == 3 and not _kind_ok(item[2], _UINT)):
+                raise FrameError(BAD_PAYLOAD, "'leds' field 'lit' must hold [cell, role] or [cell, role, count] "
+                                 "entries, not %s" % _short_repr(item))
     elif mtype == "move" and type(payload["move"]) is list:
         m = payload["move"]
         if len(m) != 2 or type(m[0]) is not int or type(m[1]) is not int:
@@ -296,11 +305,11 @@ def check_hello(payload):
     minor = payload["proto"][1]
     if major != PROTO_MAJOR:
         if payload["role"] == BOARD:
-            fix = "redeploy the firmware that matches this companion (sowlight board deploy)" \
+            fix = "redeploy the firmware that matches this companion (sowlight deploy)" \
                 if major < PROTO_MAJOR else "update the companion (pip install -U sowlight)"
         else:
             fix = "update the companion (pip install -U sowlight)" \
-                if major < PROTO_MAJOR else "redeploy the firmware that matches this companion (sowlight board deploy)"
+                if major < PROTO_MAJOR else "redeploy the firmware that matches this companion (sowlight deploy)"
         raise VersionError("the %s speaks link protocol %d.%d, this side speaks %d.%d: %s" % (
             payload["role"], major, minor, PROTO_MAJOR, PROTO_MINOR, fix))
     return major, minor
@@ -491,6 +500,31 @@ def encode(seq, mtype, payload=None, check=True):
         raise FrameError(TOO_LONG, "a '%s' frame of %d bytes is longer than the %d-byte limit" % (
             mtype, len(frame), MAX_FRAME))
     return frame
+
+
+_RE_ROOM = const(11)  # ',"re":65535': room for the "re" a link adds to a reply
+
+
+def fit(mtype, payload, key, limit=MAX_FRAME):
+    """Shorten the list payload[key] to the items, from the first, that fit in one frame.
+
+    Returns how many were cut off (0: all fit).  Room is kept for an "re"
+    field when the payload has none yet (the link adds it to replies).  Used
+    for replies whose length the board does not know in advance: `records`,
+    `journal`.
+    """
+    items = payload[key]
+    payload[key] = []
+    # "@0000 " + type + " " + payload + " " + 8 hex digits + newline
+    size = 17 + len(mtype) + len(dumps(payload)) + (0 if "re" in payload else _RE_ROOM)
+    n = 0
+    for item in items:
+        size += len(dumps(item)) + (1 if n else 0)
+        if size > limit:
+            break
+        n += 1
+    payload[key] = items[:n] if n < len(items) else items
+    return len(items) - n
 
 
 class Encoder:

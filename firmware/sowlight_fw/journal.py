@@ -61,7 +61,7 @@ class JournalError(ValueError):
     """A journal request that cannot be met; `code` is the link protocol's error code."""
 
     def __init__(self, code, msg):
-        ValueError.__init__(self, msg)
+        super().__init__(msg)
         self.code = code
         self.msg = msg
 

@@ -391,7 +391,7 @@ class Link:
             if noise and not framed:  # (text among damaged frames is a noisy line, not a REPL)
                 raise NotABoard("the %s answers with text that is not Sowlight frames: it is probably at its "
                                 "MicroPython REPL, or runs other firmware. Install or restart the app "
-                                "(sowlight board deploy), or reset the board" % self.name)
+                                "(sowlight deploy), or reset the board" % self.name)
             if echoes and not framed:
                 raise NotABoard("the port sends back what is written to it (a loopback or a terminal "
                                 "echoing): it is not a Sowlight board")
