@@ -1,0 +1,119 @@
+"""`sowlight deploy`: put the firmware, the rules and a config on a board (docs/cli.md).
+
+    sowlight deploy [--port P] [--preset NAME | --config FILE] [--variants a,b | all]
+                    [--dry-run] [--no-compile] [--json] [--wait S]
+
+Without --port the board is found by its USB ids.  Without --preset or
+--config the board keeps the config it has.  --dry-run prints the plan without
+touching the board (compiled for the reference board, a Pico on MicroPython
+1.27); a real deploy asks the board first and compiles for what it runs.
+"""
+import json
+import sys
+
+
+def register(sub, board_sub):
+    p = sub.add_parser("deploy", help="put the firmware, the rules and a board config on a board (mpremote)",
+                       description="Compile the firmware and the rules for the board's MicroPython, copy them with "
+                                   "its config, install the micropython-lib packages it lacks, reset it and check "
+                                   "that the app answers.")
+    p.add_argument("--port", metavar="PORT", help="the board's serial port (default: the one attached board, found by its USB ids)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--preset", metavar="NAME", help="the board's config: a preset (`sowlight board presets`)")
+    which.add_argument("--config", metavar="FILE", help="the board's config: a file (checked first)")
+    p.add_argument("--boards", metavar="DIR", help="where the presets are (default: hardware/boards of this checkout)")
+    p.add_argument("--variants", metavar="A,B", help="the variants to put on the board (default: every one that fits "
+                                                        "its config; `all`: every playable one)")
+    p.add_argument("--dry-run", action="store_true", help="print the plan (files, sizes, dependencies, where they go); "
+                                                         "the board is not touched")
+    p.add_argument("--no-compile", action="store_true", help="copy the .py sources instead of compiling them with mpy-cross")
+    p.add_argument("--json", action="store_true", help="print the plan (and the board's hello) as JSON")
+    p.add_argument("--wait", type=float, default=20.0, metavar="S",
+                   help="how long a board may take to come back after a reset (default 20)")
+    p.set_defaults(func=cmd_deploy)
+
+
+def _variants(text):
+    if text is None:
+        return None
+    if text.strip().lower() == "all":
+        return "all"
+    return [v.strip() for v in text.split(",") if v.strip()]
+
+
+def _size(n):
+    return "%d B" % n if n < 1024 else "%.1f KB" % (n / 1024.0)
+
+
+def describe(plan, dry_run):
+    """The plan as text, one line per file."""
+    from . import hardware_cli
+    t = plan.target
+    lines = []
+    if dry_run:
+        lines.append("deploy plan (dry run: nothing is sent to the board; a deploy asks the board what it runs "
+                     "and compiles for that)")
+    lines.append("target     %s" % t.describe())
+    lines.append("config     %s -> /board.json (%s)" % (plan.config_source, hardware_cli._summary(plan.board)))
+    playable = len(__import__("mancala").variants())
+    lines.append("variants   %s (%d of %d playable; the menu offers %s)" % (
+        ", ".join(plan.variants), len(plan.variants), playable,
+        "all of them" if plan.fitting == plan.variants else ", ".join(plan.fitting)))
+    lines.append("files      %d, %s%s" % (len(plan.items), _size(plan.total),
+                                          ", compiled with mpy-cross %s" % " ".join(t.mpy_cross_args())
+                                          if plan.compiled else ", as .py sources"))
+    width = max(len(i.target) for i in plan.items)
+    for i in plan.items:
+        lines.append("  %-*s %9s  <- %s%s" % (width, i.target, _size(i.size), i.source, " (%s)" % i.note if i.note else ""))
+    for package, status in plan.deps:
+        lines.append("needs      %s (micropython-lib): %s" % (package, status))
+    if t.known:
+        if plan.remove:
+            lines.append("removes    %s (left by an earlier deploy)" % ", ".join(plan.remove))
+    else:
+        lines.append("removes    files under /sowlight_fw and /lib/mancala that are not in the plan (an earlier deploy's)")
+    lines.append("then       /main.py is written last, the board is reset and its hello checked")
+    return "\n".join(lines)
+
+
+def cmd_deploy(args):
+    from . import deploy, hardware_cli, link, ports, progress
+    try:
+        config_file = None
+        if args.preset or args.config:
+            config_file = hardware_cli.resolve(args.preset or args.config, args.boards)
+        variants = _variants(args.variants)
+        if args.dry_run:
+            if config_file is None:
+                raise deploy.DeployError("a dry run does not ask the board for its config: give --preset NAME or --config FILE")
+            board, data = deploy.read_config(config_file)
+            plan = deploy.make_plan(board, data, deploy._relative(config_file), deploy.Target.REFERENCE, variants,
+                                    compile=not args.no_compile)
+            if args.json:
+                print(json.dumps(dict(plan.as_json(), dry_run=True), indent=1))
+            else:
+                print(describe(plan, True))
+            return 0
+        port = args.port or ports.find_board()
+        bar = progress.Bar("copying")       # drawn on stderr only when it is a terminal
+
+        def say(text):
+            bar.close()
+            if not args.json:
+                print("deploy: " + text, file=sys.stderr)
+        try:
+            plan, hello = deploy.deploy(port, config_file, variants, compile=not args.no_compile, say=say, wait=args.wait,
+                                        progress=lambda done, total, name: bar.show(done, total, "bytes " + name))
+        finally:
+            bar.close()
+        if args.json:
+            print(json.dumps({"port": port, "plan": plan.as_json(), "hello": hello}, indent=1))
+        else:
+            print(describe(plan, False))
+            print("deployed   %s on %s: board %s, %s (%d variant%s in its menu)" % (
+                hello.get("sw"), port, hello.get("board"), "protocol %s" % ".".join(str(x) for x in hello.get("proto", [])),
+                len(hello.get("variants", [])), "" if len(hello.get("variants", [])) == 1 else "s"))
+        return 0
+    except (deploy.DeployError, hardware_cli.CliError, ports.PortError, link.LinkError) as e:
+        print("sowlight deploy: %s" % e, file=sys.stderr)
+        return 1

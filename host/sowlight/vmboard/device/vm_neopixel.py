@@ -1,0 +1,40 @@
+"""`neopixel` on the VM board, as a Pico has it frozen in (the same API as micropython-lib's).
+
+The colours of each LED are kept in `buf` in wire order (GRB, or GRBW with
+bpp=4); write() hands the buffer to machine.bitstream(), which on the VM
+board records the frame instead of clocking it out of a pin.
+"""
+import machine
+
+__name__ = "neopixel"
+
+
+class NeoPixel:
+    ORDER = (1, 0, 2, 3)    # the byte each of r, g, b, w goes to
+
+    def __init__(self, pin, n, bpp=3, timing=1):
+        self.pin = pin
+        self.n = n
+        self.bpp = bpp
+        self.buf = bytearray(n * bpp)
+        self.pin.init(pin.OUT)
+        self.timing = timing
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, colour):
+        at = i * self.bpp
+        for k in range(self.bpp):
+            self.buf[at + self.ORDER[k]] = colour[k]
+
+    def __getitem__(self, i):
+        at = i * self.bpp
+        return tuple(self.buf[at + self.ORDER[k]] for k in range(self.bpp))
+
+    def fill(self, colour):
+        for i in range(self.n):
+            self[i] = colour
+
+    def write(self):
+        machine.bitstream(self.pin, 0, self.timing, self.buf)
