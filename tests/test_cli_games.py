@@ -53,7 +53,7 @@ def db(tmp_path):
 
 def play_kalah(db):
     """A whole game, the computer against itself, saved in the archive."""
-    return ok(sowlight("play", "--variant", "kalah", "--vs", "self", "--depth", "1", "--db", db, input=""))
+    return ok(sowlight("play", "--no-board", "--variant", "kalah", "--vs", "self", "--depth", "1", "--db", db, input=""))
 
 
 def test_a_played_game_is_listed_shown_exported_and_imported_identically(db, tmp_path):
@@ -148,7 +148,7 @@ def test_a_newer_archive_is_refused_with_what_to_do(db):
     before = digest(db)
     for args in (("games", "list"), ("games", "show", "1"), ("games", "import", "-"), ("replay", "1")):
         refused(sowlight(*args, "--db", db, input=RECORD), "written by a newer sowlight", "upgrade sowlight", "--db")
-    refused(sowlight("play", "--db", db, input="quit\n"), "newer sowlight", "--no-archive")
+    refused(sowlight("play", "--no-board", "--db", db, input="quit\n"), "newer sowlight", "--no-archive")
     assert digest(db) == before
 
 
@@ -167,7 +167,7 @@ def test_a_damaged_archive_is_refused_and_kept(db):
 
 
 def test_a_game_cut_off_by_a_kill_keeps_every_move_made(db):
-    p = subprocess.Popen([sys.executable, "-m", "sowlight", "play", "--vs", "human", "--db", db],
+    p = subprocess.Popen([sys.executable, "-m", "sowlight", "play", "--no-board", "--vs", "human", "--db", db],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     for move in ("C", "f", "D"):
         p.stdin.write(move + "\n")
@@ -266,12 +266,12 @@ def test_no_archive_yet(tmp_path):
 def test_the_archive_lives_in_the_user_data_directory_unless_told(tmp_path):
     home = tmp_path / "home"
     env = {"HOME": str(home), "XDG_DATA_HOME": "", "APPDATA": ""}
-    ok(sowlight("play", "--variant", "kalah", "--vs", "self", "--depth", "1", input="", env=env))
+    ok(sowlight("play", "--no-board", "--variant", "kalah", "--vs", "self", "--depth", "1", input="", env=env))
     assert (home / ".local" / "share" / "sowlight" / "archive.sqlite3").exists()
     env["SOWLIGHT_DB"] = str(tmp_path / "env.sqlite3")
-    ok(sowlight("play", "--variant", "kalah", "--vs", "self", "--depth", "1", input="", env=env))
+    ok(sowlight("play", "--no-board", "--variant", "kalah", "--vs", "self", "--depth", "1", input="", env=env))
     assert len(json.loads(ok(sowlight("games", "list", "--json", env=env)).stdout)) == 1
-    ok(sowlight("play", "--variant", "kalah", "--vs", "self", "--depth", "1", "--no-archive", input="", env=env))
+    ok(sowlight("play", "--no-board", "--variant", "kalah", "--vs", "self", "--depth", "1", "--no-archive", input="", env=env))
     assert len(json.loads(ok(sowlight("games", "list", "--json", env=env)).stdout)) == 1
 
 

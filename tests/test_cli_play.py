@@ -1,4 +1,6 @@
-"""`sowlight play` and `sowlight variants`, run as a user runs them."""
+"""`sowlight play --no-board` (the terminal game) and `sowlight variants`, run as a user runs them.
+
+The game on a board is tested in test_cli_play_board.py."""
 import json
 import subprocess
 import sys
@@ -20,7 +22,7 @@ def sowlight(*args, input=None, timeout=120):
 
 
 def test_play_against_the_computer_step_by_step():
-    r = sowlight("play", "--variant", "Wari", "--depth", "2", input="C\nquit\n")
+    r = sowlight("play", "--no-board", "--variant", "Wari", "--depth", "2", input="C\nquit\n")
     assert r.returncode == 1, r.stderr
     out = r.stdout
     assert "Oware" in out and "store 0" in out and "store 1" in out
@@ -31,7 +33,7 @@ def test_play_against_the_computer_step_by_step():
 
 
 def test_bad_input_is_explained_and_asked_again():
-    r = sowlight("play", "--vs", "human", input="Z\n\nb\nC\nmoves\nhelp\nundo\nundo\nquit\n")
+    r = sowlight("play", "--no-board", "--vs", "human", input="Z\n\nb\nC\nmoves\nhelp\nundo\nundo\nquit\n")
     out = r.stdout
     assert "not played: 'Z' is not a pit of Oware" in out
     assert "not played: pit b belongs to player 1, and player 0 is to move" in out
@@ -42,14 +44,14 @@ def test_bad_input_is_explained_and_asked_again():
 
 
 def test_end_of_input_stops_cleanly():
-    r = sowlight("play", "--vs", "human", input="A\n")
+    r = sowlight("play", "--no-board", "--vs", "human", input="A\n")
     assert r.returncode == 1
     assert "input ended" in r.stdout and "Traceback" not in r.stderr
 
 
 @pytest.mark.parametrize("variant", ["oware", "kalah", "ayoayo"])
 def test_computer_against_itself_plays_to_the_end(variant):
-    r = sowlight("play", "--variant", variant, "--vs", "self", "--depth", "1", input="")
+    r = sowlight("play", "--no-board", "--variant", variant, "--vs", "self", "--depth", "1", input="")
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr
     last = r.stdout.strip().splitlines()[-1]
     assert "wins" in last or "Draw" in last
@@ -64,18 +66,18 @@ def test_two_people_can_finish_a_game():
         m = g.legal_moves()[0]
         lines.append(g.move_name(m))
         g.play(m)
-    r = sowlight("play", "--variant", "kalah", "--vs", "human", input="\n".join(lines) + "\n")
+    r = sowlight("play", "--no-board", "--variant", "kalah", "--vs", "human", input="\n".join(lines) + "\n")
     assert r.returncode == 0
     o = g.outcome()
     assert ("player 0: %d, player 1: %d" % tuple(o.scores)) in r.stdout
 
 
 def test_bad_variant_or_option_is_a_clear_error():
-    r = sowlight("play", "--variant", "owarre")
+    r = sowlight("play", "--no-board", "--variant", "owarre")
     assert r.returncode == 2 and "did you mean oware" in r.stderr and "Traceback" not in r.stderr
-    r = sowlight("play", "--variant", "oware", "-o", "grand_slam=maybe")
+    r = sowlight("play", "--no-board", "--variant", "oware", "-o", "grand_slam=maybe")
     assert r.returncode == 2 and "grand_slam" in r.stderr
-    r = sowlight("play", "-o", "seeds")
+    r = sowlight("play", "--no-board", "-o", "seeds")
     assert r.returncode == 2 and "NAME=VALUE" in r.stderr
 
 
@@ -91,7 +93,7 @@ def test_variants_lists_every_rule_set_with_its_source():
 
 
 def test_every_game_played_is_saved_with_its_moves_and_take_backs(archive_in_tmp):
-    r = sowlight("play", "--vs", "human", input="C\nf\nD\nundo\nE\nquit\n")
+    r = sowlight("play", "--no-board", "--vs", "human", input="C\nf\nD\nundo\nE\nquit\n")
     assert r.returncode == 1 and "saved as game 1 in %s" % archive_in_tmp in r.stderr
     game = json.loads(sowlight("games", "show", "1", "--json").stdout)
     assert [m["notation"] for m in game["moves"]] == ["C", "f", "E"]
@@ -100,7 +102,7 @@ def test_every_game_played_is_saved_with_its_moves_and_take_backs(archive_in_tmp
 
 
 def test_a_finished_game_is_saved_with_its_result(archive_in_tmp):
-    r = sowlight("play", "--variant", "kalah", "--vs", "self", "--depth", "1", input="")
+    r = sowlight("play", "--no-board", "--variant", "kalah", "--vs", "self", "--depth", "1", input="")
     assert r.returncode == 0
     [row] = json.loads(sowlight("games", "list", "--json").stdout)
     assert row["result"] in ("1-0", "0-1", "1/2-1/2") and row["reason"] and row["ended"]
@@ -111,18 +113,18 @@ def test_a_finished_game_is_saved_with_its_result(archive_in_tmp):
 
 
 def test_no_archive_and_db_choose_where_games_go(tmp_path, archive_in_tmp):
-    r = sowlight("play", "--vs", "human", "--no-archive", input="C\nquit\n")
+    r = sowlight("play", "--no-board", "--vs", "human", "--no-archive", input="C\nquit\n")
     assert "saved" not in r.stderr
     other = str(tmp_path / "other.sqlite3")
-    r = sowlight("play", "--vs", "human", "--db", other, input="C\nquit\n")
+    r = sowlight("play", "--no-board", "--vs", "human", "--db", other, input="C\nquit\n")
     assert "saved as game 1 in %s" % other in r.stderr
     assert not (tmp_path / "archive.sqlite3").exists()
 
 
 def test_a_game_with_no_move_is_not_saved(archive_in_tmp):
-    r = sowlight("play", "--vs", "human", input="quit\n")
+    r = sowlight("play", "--no-board", "--vs", "human", input="quit\n")
     assert "saved" not in r.stderr
-    r = sowlight("play", "--vs", "human", input="C\nundo\nquit\n")
+    r = sowlight("play", "--no-board", "--vs", "human", input="C\nundo\nquit\n")
     assert "saved" not in r.stderr
     assert json.loads(sowlight("games", "list", "--json").stdout) == []
 
@@ -130,6 +132,6 @@ def test_a_game_with_no_move_is_not_saved(archive_in_tmp):
 def test_an_archive_that_cannot_be_opened_stops_play_with_what_to_do(tmp_path):
     bad = tmp_path / "not-a-db.sqlite3"
     bad.write_bytes(b"not a database, just text" * 10)
-    r = sowlight("play", "--db", str(bad), input="C\nquit\n")
+    r = sowlight("play", "--no-board", "--db", str(bad), input="C\nquit\n")
     assert r.returncode == 2 and "is damaged" in r.stderr and "--no-archive" in r.stderr
     assert "Traceback" not in r.stderr

@@ -1,5 +1,6 @@
 """`sowlight sync`, `sowlight board info`, `sowlight board ports` against the mock board behind a
 pseudo-terminal, as a user runs them; and what they say when there is no board."""
+import io
 import json
 import os
 
@@ -8,6 +9,7 @@ from serial.tools import list_ports, list_ports_common
 
 from sowlight import cli
 from sowlight.archive import Archive
+from sowlight_fw import codec
 
 from mockboard import MockBoard, PtyBoard, random_games
 
@@ -45,7 +47,7 @@ def test_board_info(pty_board, board, capsys):
     assert cli.main(["board", "info", "--port", pty_board.port]) == 0
     out = capsys.readouterr().out
     assert "board     %s" % board.board_id in out and "mockboard 0.1" in out
-    assert "protocol  1.0" in out and "oware, kalah, ayoayo" in out and "5 games, 5 not yet synced" in out
+    assert "protocol  %d.%d" % (codec.PROTO_MAJOR, codec.PROTO_MINOR) in out and "oware, kalah, ayoayo" in out and "5 games, 5 not yet synced" in out
     assert cli.main(["board", "info", "--port", pty_board.port, "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["hello"]["board"] == board.board_id and info["port"] == pty_board.port
@@ -94,3 +96,40 @@ def test_board_ports_lists_and_marks(monkeypatch, capsys):
     assert cli.main(["board", "ports"]) == 0
     out = capsys.readouterr().out
     assert "/dev/ttyACM0" in out and "2E8A:0005" in out and "board: /dev/ttyACM0" in out
+
+
+def test_sync_draws_a_progress_bar_on_a_terminal_only(pty_board, board, tmp_path, capsys, monkeypatch):
+    from sowlight import progress
+    db = str(tmp_path / "a.sqlite3")
+    monkeypatch.setattr(progress, "is_terminal", lambda stream: True)
+    assert cli.main(["sync", "--port", pty_board.port, "--db", db]) == 0
+    err = capsys.readouterr().err
+    total = sum(len(g["records"]) for g in board.games.values())
+    assert "\rsyncing [" in err and "] 1/5 games" in err
+    assert "\rsyncing [" + "#" * 30 + "] 5/5 games, %d records stored" % total in err and err.endswith("\n")
+    monkeypatch.undo()
+    assert cli.main(["sync", "--port", pty_board.port, "--db", db]) == 0
+    assert capsys.readouterr().err == ""      # a pipe, a log: no bar
+
+
+def test_the_progress_bar_follows_a_total_that_grows():
+    from sowlight import progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Tty()
+    bar = progress.Bar("syncing", out, width=10)
+    bar.show(1, 2, "a long detail")
+    bar.show(1, 2, "a long detail")         # the same line: not drawn again
+    bar.show(2, 4)
+    bar.close()
+    text = out.getvalue()
+    assert text == ("\rsyncing [#####.....] 1/2 a long detail"
+                    "\rsyncing [#####.....] 2/4" + " " * len(" a long detail") + "\n")
+    quiet = io.StringIO()                   # not a terminal: nothing at all
+    bar = progress.Bar("syncing", quiet)
+    bar.show(1, 2)
+    bar.close()
+    assert quiet.getvalue() == ""

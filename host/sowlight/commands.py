@@ -5,6 +5,9 @@ sub-commands and sets `func` on them; `func(args)` returns the exit code.
 """
 from . import games_cmd, hardware_cli, play, variants_cmd
 from . import link_cli
+from . import deploy_cli, vmboard_cli
+from . import virtual_cli
+from . import demo
 
 REGISTRARS = [
     play.register,
@@ -12,4 +15,8 @@ REGISTRARS = [
     hardware_cli.register,      # sowlight board config / presets
     games_cmd.register,         # sowlight games / replay / hint
     link_cli.register,          # sowlight sync, board info, board ports
+    deploy_cli.register,        # sowlight deploy
+    vmboard_cli.register,       # sowlight board vm
+    virtual_cli.register,       # sowlight board virtual
+    demo.register,              # sowlight demo
 ]

@@ -1,7 +1,8 @@
-"""`sowlight play` in the terminal: a game of any variant, move by move, told step by step.
+"""`sowlight play`: a game on the board (boardplay.py), or in the terminal alone (--no-board).
 
-Two people share the keyboard, or one plays the computer.  Every input is
-checked; a bad one is explained and asked again, never a crash.
+In the terminal two people share the keyboard, or one plays the computer;
+each move is told step by step.  Every input is checked; a bad one is
+explained and asked again, never a crash.
 """
 import sys
 
@@ -133,21 +134,45 @@ class TerminalGame:
         self.show()
 
 
-def run(args):
-    try:
-        options = parse_options(args.option)
-        game = mancala.Game(args.variant, **options)
-    except (ValueError, mancala.RulesError) as e:
-        print("sowlight play: %s" % e, file=sys.stderr)
-        return 2
-    computer = []
+def computer_players(args, players=2):
+    """The players the computer plays: --computer, else --vs and --play-as."""
+    if args.computer:
+        return sorted(set(args.computer))
     if args.vs == "computer":
-        computer = [1 - args.play_as] if game.players == 2 else [p for p in range(game.players) if p != args.play_as]
-    elif args.vs == "self":
-        computer = list(range(game.players))
+        return [p for p in range(players) if p != args.play_as]
+    if args.vs == "self":
+        return list(range(players))
+    return []
+
+
+def run(args):
     if args.depth < 1:
         print("sowlight play: --depth must be 1 or more", file=sys.stderr)
         return 2
+    if not args.no_board:
+        try:
+            options = parse_options(args.option)
+            if args.variant:
+                mancala.Game(args.variant, **options)     # a bad name or option said before any board
+        except (ValueError, mancala.RulesError) as e:
+            print("sowlight play: %s" % e, file=sys.stderr)
+            return 2
+        if args.computer and any(p not in (0, 1) for p in args.computer):
+            print("sowlight play: --computer names a player, 0 or 1", file=sys.stderr)
+            return 2
+        from . import boardplay
+        return boardplay.run(args, options, computer_players(args))
+    return run_terminal(args)
+
+
+def run_terminal(args):
+    try:
+        options = parse_options(args.option)
+        game = mancala.Game(args.variant or "oware", **options)
+    except (ValueError, mancala.RulesError) as e:
+        print("sowlight play: %s" % e, file=sys.stderr)
+        return 2
+    computer = computer_players(args, game.players)
     if not 0 <= args.play_as < game.players:
         print("sowlight play: --play-as must be a player from 0 to %d" % (game.players - 1), file=sys.stderr)
         return 2
@@ -171,14 +196,41 @@ def run(args):
 
 
 def register(sub, board_sub):
-    p = sub.add_parser("play", help="play a game in the terminal",
-                       description="Play a game of any variant in the terminal: two people at one keyboard, or against the computer.")
-    p.add_argument("--variant", "-v", default="oware", help="variant id or name (see `sowlight variants`); default oware")
+    p = sub.add_parser("play", help="play a game on the board (a virtual one when none is attached), or in the terminal",
+                       description="Play on the board: the terminal shows it live (seeds, what each LED asks for, "
+                                   "whose turn, the hint); type a pit name to move (on a virtual board robot hands "
+                                   "carry it out), or move the seeds yourself. With no board attached a virtual "
+                                   "board is started. --no-board plays in the terminal alone.")
+    p.add_argument("--variant", "-v", help="variant id or name (see `sowlight variants`); default oware, or on a "
+                                           "board the game in progress")
     p.add_argument("--vs", choices=("human", "computer", "self"), default="computer",
-                   help="the opponent: another person at this keyboard, the computer (default), or the computer against itself")
+                   help="the opponent: another person, the computer (default), or the computer against itself")
     p.add_argument("--play-as", type=int, default=0, help="which player you are against the computer (0 moves first)")
+    p.add_argument("--computer", type=int, action="append", metavar="P",
+                   help="the computer plays player P (repeat for both); instead of --vs/--play-as")
     p.add_argument("--depth", type=int, default=6, help="how many moves ahead the computer looks (default 6)")
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a variant option, e.g. -o grand_slam=illegal")
     p.add_argument("--db", metavar="PATH", help="the archive the game is saved in (default: $SOWLIGHT_DB, else the user data directory)")
     p.add_argument("--no-archive", action="store_true", help="do not save the game in the archive")
+    b = p.add_argument_group("the board")
+    b.add_argument("--no-board", action="store_true", help="play in the terminal alone, without a board")
+    where = b.add_mutually_exclusive_group()
+    where.add_argument("--port", metavar="PORT", help="the board's serial port (default: found by its USB ids)")
+    where.add_argument("--url", metavar="URL", help="a pyserial URL: socket://HOST:PORT, rfc2217://HOST:PORT")
+    where.add_argument("--virtual", action="store_true", help="play on a virtual board even when a board is attached")
+    b.add_argument("--vid", type=_usb_id, metavar="HEX", help="find the board by this USB vendor id")
+    b.add_argument("--pid", type=_usb_id, metavar="HEX", help="... and this product id")
+    b.add_argument("--wait", type=float, default=10.0, metavar="S",
+                   help="how long to wait for the board to come back when the cable comes out (default 10)")
+    b.add_argument("--preset", metavar="P", help="the virtual board's preset (default: the smallest that plays the game)")
+    b.add_argument("--seed", type=int, metavar="S", help="seed of the virtual board's robot hands' choices")
     p.set_defaults(func=run)
+
+
+def _usb_id(text):
+    import argparse
+    from . import ports
+    try:
+        return ports.parse_usb_id(text)
+    except ports.PortError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
