@@ -308,14 +308,29 @@ def test_fit_keeps_the_longest_prefix_that_frames_within_the_limit():
     ("hello", {"proto": [1, 1], "role": "board", "sw": "x", "board": "b", "config": {"geometry": {}, "sensors": {}},
                "variants": [], "virtual": 1}, None, "bad_payload", "field 'virtual' must be true or false"),
     ("move", {"game": 1, "ply": 1, "player": 0, "move": [1], "trace": None}, None, "bad_payload",
-     "a pit or [pit, direction]"),
+     "a pit, [pit, direction] or a staged move"),
+    ("move", {"game": 1, "ply": 1, "player": 0, "move": [], "trace": None}, None, "bad_payload",
+     "a pit, [pit, direction] or a staged move"),
+    ("move", {"game": 1, "ply": 1, "player": 0, "move": ["place", [0]], "trace": None}, None, "bad_payload",
+     "a pit, [pit, direction] or a staged move"),
+    ("move", {"game": 1, "ply": 1, "player": 0, "move": ["place", True], "trace": None}, None, "bad_payload",
+     "a pit, [pit, direction] or a staged move"),
 ])
+
 def test_validate_says_what_is_wrong(mtype, payload, sender, reason, words):
     with pytest.raises(FrameError) as info:
         codec.validate(mtype, payload, sender)
     assert info.value.reason == reason
     assert isinstance(info.value, ValueError)
     assert words in str(info.value)
+
+@pytest.mark.parametrize("move", [3, [3, -1], ["race"], ["place", 0, 1]])
+def test_moves_of_every_form_the_rules_core_makes_are_accepted(move):
+    payload = {"game": 1, "ply": 2, "player": 0, "move": move, "trace": None}
+    codec.validate("move", payload, "board")
+    frame = codec.encode(7, "move", payload)
+    assert codec.parse_line(frame.rstrip(b"\n"), codec.BOARD).payload["move"] == move
+
 
 
 def test_unknown_fields_are_allowed_for_newer_minor_versions():

@@ -388,3 +388,17 @@ def test_mip_and_the_freezing_manifest_install_every_file_and_the_led_driver():
     frozen = sorted("sowlight_fw/" + name for name in re.findall(r'^    "(\w+\.py)",$', manifest, re.M))
     assert frozen == files
     assert 'package("mancala", base_path="../rules")' in manifest
+
+
+def test_get_state_says_what_the_leds_show_now(fake):
+    # A host that connects mid-game learns the lit pits from the state, without waiting for a change.
+    link = FakeLink()
+    a = make_app(fake, "2x6-stores", link=link)
+    a.boot(0)
+    link.host("hello", codec.hello(codec.HOST, "test"))
+    a.step(20)
+    seq = link.host("get_state")
+    a.step(40)
+    (t, state), = link.replies(seq)
+    assert t == "state" and state["lit"] == a.controller.lit()
+    assert state["lit"], "the menu lights at least one cell"

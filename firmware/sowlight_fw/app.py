@@ -226,7 +226,10 @@ class App:
         if t == "reboot":
             self._reboot_to = p["to"]
             return {"type": "ok"}
-        return c.command(dict(p, type=t), now)
+        reply = c.command(dict(p, type=t), now)
+        if t == "get_state" and reply.get("type") == "state":
+            reply["lit"] = c.lit()      # what the LEDs show now: a host that just connected sees it at once
+        return reply
 
     def journal_page(self, first=0, most=None):
         """The `journal` reply: the games numbered `first` on, at most `most` of them and as many

@@ -167,7 +167,8 @@ MESSAGES = {
                       ("variant", _STR | _NULL, True), ("options", _OBJ, False),
                       ("pos", _OBJ | _NULL, True), ("ply", _UINT, True), ("phase", _STR, True),
                       ("expect", _LIST | _NULL, False), ("hint", _BOOL, True),
-                      ("brightness", _UINT, True), ("rx", _SEQ | _NULL, False))),
+                      ("brightness", _UINT, True), ("rx", _SEQ | _NULL, False),
+                      ("lit", _LIST, False))),
     "move": (BOARD, (("game", _UINT, True), ("ply", _UINT, True), ("player", _UINT, True),
                      ("move", _INT | _LIST, True), ("name", _STR, False),
                      ("trace", _LIST | _NULL, True), ("pos", _OBJ, False))),
@@ -294,9 +295,16 @@ def validate(mtype, payload, sender=None):
                                  "entries, not %s" % _short_repr(item))
     elif mtype == "move" and type(payload["move"]) is list:
         m = payload["move"]
-        if len(m) != 2 or type(m[0]) is not int or type(m[1]) is not int:
-            raise FrameError(BAD_PAYLOAD, "'move' field 'move' must be a pit or [pit, direction], not %s"
-                             % _short_repr(m))
+        # [pit, direction], or a staged move: a word naming the stage, then its numbers (["place", 0, 1]).
+        ok = 1 <= len(m) <= 8
+        for x in m:
+            if type(x) is not int and type(x) is not str:
+                ok = False
+        if ok and type(m[0]) is int:
+            ok = len(m) == 2 and type(m[1]) is int
+        if not ok:
+            raise FrameError(BAD_PAYLOAD, "'move' field 'move' must be a pit, [pit, direction] or a staged move "
+                             "[\"stage\", numbers...], not %s" % _short_repr(m))
 
 
 def check_hello(payload):
