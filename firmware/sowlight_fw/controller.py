@@ -91,7 +91,7 @@ class CommandError(ValueError):
     """A link command that cannot be carried out; `code` is the protocol's error code."""
 
     def __init__(self, code, msg):
-        ValueError.__init__(self, msg)
+        super().__init__(msg)
         self.code = code
         self.msg = msg
 
@@ -811,6 +811,8 @@ class Controller:
         if f.mv.done():
             self._commit(None)
             return
+        if f.next_in_sight() is not None:
+            return              # the hands' next step will be seen: wait for it
         run, ends = f.forced_run(self.settings["lookahead"])
         if not ends or not run:
             return
@@ -865,7 +867,6 @@ class Controller:
                "name": name, "trace": None, "pos": self._pos(self.game)}
         # The trace is written out for the link in idle scans, a few steps a scan: a long
         # relay's would hold up the lights of the next turn.
-        self._flush_later()
         self._later.append(_MoveMessage(msg, trace if len(trace) <= _MAX_TRACE_STEPS else None))
 
     def _next_turn(self, trail=None):
