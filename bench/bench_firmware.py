@@ -153,10 +153,6 @@ for i in range(200):
     nothing(0, 0)
     own_us = min(own_us, since_us(t))
     own_b = gc.mem_alloc() - m
-# The VM stops now and then for the host (every so many bytecodes: the same calls each run).
-# Each run starts that count at a different place, so that the stops fall on different calls.
-for _ in range(%d):
-    pass
 for kind, arg, now in calls:
     m = gc.mem_alloc()
     t = clock_us()
@@ -329,15 +325,14 @@ def replay(vm, preset, d, firmwares):
     play_us = [None] * len(firmwares)
     ends = [None] * len(firmwares)
     stones = 0
-    for run in range(REPEAT):
+    for _ in range(REPEAT):
         for k, fw in enumerate(firmwares):
             mounts = dict(MOUNTS, **{"/data": d})
             if fw is not None:
                 mounts["/"] = fw
             # A heap big enough from the start: this port collects only between runs and grows
             # its heap when full, and a growth in the middle would be timed as some call's.
-            out = vm.run(REPLAY % ("/" + preset, "oware", 1 + 997 * run, "oware"), mounts=mounts, timeout=900,
-                         heap_kb=REPLAY_HEAP_KB)
+            out = vm.run(REPLAY % ("/" + preset, "oware", "oware"), mounts=mounts, timeout=900, heap_kb=REPLAY_HEAP_KB)
             times, play, n, state, alloc = json.loads(out.strip().splitlines()[-1])
             best[k] = times if best[k] is None else [min(x, y) for x, y in zip(best[k], times)]
             play_us[k] = play / max(1, n) if play_us[k] is None else min(play_us[k], play / max(1, n))

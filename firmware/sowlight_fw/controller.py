@@ -811,8 +811,6 @@ class Controller:
         if f.mv.done():
             self._commit(None)
             return
-        if f.next_in_sight() is not None:
-            return              # the hands' next step will be seen: wait for it
         run, ends = f.forced_run(self.settings["lookahead"])
         if not ends or not run:
             return
@@ -867,6 +865,7 @@ class Controller:
                "name": name, "trace": None, "pos": self._pos(self.game)}
         # The trace is written out for the link in idle scans, a few steps a scan: a long
         # relay's would hold up the lights of the next turn.
+        self._flush_later()
         self._later.append(_MoveMessage(msg, trace if len(trace) <= _MAX_TRACE_STEPS else None))
 
     def _next_turn(self, trail=None):

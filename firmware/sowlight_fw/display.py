@@ -218,11 +218,7 @@ def show_play(ctl):
                 if ctl.cnt[c] == 1:
                     ctl.cnt[c] = 0
     else:
-        nxt = f.next_in_sight()
-        if nxt is not None:
-            run, ends = [nxt], False       # the usual case: one step, and it will be seen
-        else:
-            run, ends = f.forced_run(ctl.settings["lookahead"])
+        run, ends = f.forced_run(ctl.settings["lookahead"])
         tmp = ctl._tmp
         for c in range(ctl.cells):
             tmp[c] = f.counts[c]

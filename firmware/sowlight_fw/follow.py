@@ -326,16 +326,6 @@ class Follower:
 
     # ----- what comes next ---------------------------------------------------
 
-    def next_in_sight(self):
-        """The next step, when only one can come and the sensors will see it done (the usual
-        case: then nothing further ahead needs looking at yet); None otherwise."""
-        if self.ready() is None:
-            return None
-        s = self.mv.forced()
-        if s is not None and not is_marker(s) and self.visible(self.counts, s):
-            return s
-        return None
-
     def forced_run(self, limit=400):
         """The steps every remaining trace agrees on from here, and whether they end the move.
 
