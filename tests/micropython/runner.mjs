@@ -26,6 +26,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { createRequire } from "node:module";
+import { clearVmTimers, guardVmGlobals } from "../../host/sowlight/vmboard/vmguard.mjs";
 
 const replyFd = Number(process.argv[2]);
 if (!Number.isInteger(replyFd) || replyFd < 3) {
@@ -54,80 +55,10 @@ function reply(message) {
   }
 }
 
-// --- Keeping old VMs from touching new ones -------------------------------
-//
-// The package keeps its state in globals (globalThis.Module and friends) and
-// the newest VM wins. Two things could still reach an old VM after it is
-// replaced, and would then call into the *new* VM's memory with stale
-// references ("memory access out of bounds"):
-//  1. timers the old VM's asyncio scheduled with js.setTimeout;
-//  2. FinalizationRegistry callbacks for PyProxy objects of the old VM.
-// Timers are tracked and cleared when a request ends; registry callbacks only
-// run while the VM that created the registry is still the current one.
-
-const nativeTimers = {
-  setTimeout: globalThis.setTimeout,
-  clearTimeout: globalThis.clearTimeout,
-  setInterval: globalThis.setInterval,
-  clearInterval: globalThis.clearInterval,
-};
-const vmTimers = new Set();
-
-globalThis.setTimeout = (callback, delay, ...args) => {
-  const handle = nativeTimers.setTimeout(() => {
-    vmTimers.delete(handle);
-    callback(...args);
-  }, delay);
-  vmTimers.add(handle);
-  return handle;
-};
-globalThis.clearTimeout = (handle) => {
-  vmTimers.delete(handle);
-  nativeTimers.clearTimeout(handle);
-};
-globalThis.setInterval = (callback, delay, ...args) => {
-  const handle = nativeTimers.setInterval(callback, delay, ...args);
-  vmTimers.add(handle);
-  return handle;
-};
-globalThis.clearInterval = (handle) => {
-  vmTimers.delete(handle);
-  nativeTimers.clearInterval(handle);
-};
-
-function clearVmTimers() {
-  for (const handle of vmTimers) {
-    nativeTimers.clearTimeout(handle); // clears intervals too in Node
-  }
-  vmTimers.clear();
-}
-
-const NativeFinalizationRegistry = globalThis.FinalizationRegistry;
-globalThis.FinalizationRegistry = class VmBoundFinalizationRegistry extends NativeFinalizationRegistry {
-  constructor(callback) {
-    // The package creates its registry right after publishing the new VM as
-    // globalThis.Module, so this captures the owning VM.
-    const owner = globalThis.Module;
-    super((held) => {
-      if (globalThis.Module === owner) callback(held);
-    });
-  }
-};
-
-// --- Compiling the WebAssembly once -----------------------------------------
-//
-// loadMicroPython() reads and compiles micropython.wasm for every VM. The
-// compiled module is immutable and can be instantiated any number of times, so
-// compile it once (it is the only WebAssembly this process loads): this takes
-// a quarter off the cost of a fresh VM.
-
-const nativeInstantiate = WebAssembly.instantiate;
-let compiledMicroPython = null;
-WebAssembly.instantiate = async (source, imports) => {
-  if (source instanceof WebAssembly.Module) return nativeInstantiate(source, imports);
-  compiledMicroPython ??= await WebAssembly.compile(source);
-  return { module: compiledMicroPython, instance: await nativeInstantiate(compiledMicroPython, imports) };
-};
+// Old VMs must not reach new ones (their timers, their finalizers), and the
+// WebAssembly is compiled once: host/sowlight/vmboard/vmguard.mjs, shared with
+// the VM board.
+guardVmGlobals();
 
 // --- Console capture ------------------------------------------------------
 

@@ -36,6 +36,7 @@ import path from "node:path";
 import tty from "node:tty";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { clearVmTimers, guardVmGlobals, nativeTimers } from "./vmguard.mjs";
 
 const cfg = JSON.parse(process.argv[2] || "{}");
 const { loadMicroPython } = await import(pathToFileURL(cfg.package).href);
@@ -69,49 +70,10 @@ function sleepMs(ms) {
   if (ms > 0) Atomics.wait(pause, 0, 0, ms);
 }
 
-// --- Old VMs must not reach new ones ------------------------------------------
-//
-// The package keeps its state in globals and the newest VM wins; timers a VM
-// set and finalizers of its proxies would run against the next VM's memory
-// ("memory access out of bounds").  Timers are cleared at every reset, and
-// finalizers run only while their own VM is the current one.
-
-const native = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
-const vmTimers = new Set();
-globalThis.setTimeout = (callback, delay, ...args) => {
-  const handle = native.setTimeout(() => {
-    vmTimers.delete(handle);
-    callback(...args);
-  }, delay);
-  vmTimers.add(handle);
-  return handle;
-};
-globalThis.clearTimeout = (handle) => {
-  vmTimers.delete(handle);
-  native.clearTimeout(handle);
-};
-function clearVmTimers() {
-  for (const handle of vmTimers) native.clearTimeout(handle);
-  vmTimers.clear();
-}
-const NativeRegistry = globalThis.FinalizationRegistry;
-globalThis.FinalizationRegistry = class extends NativeRegistry {
-  constructor(callback) {
-    const owner = globalThis.Module;
-    super((held) => {
-      if (globalThis.Module === owner) callback(held);
-    });
-  }
-};
-
-// The WebAssembly is compiled once; every reset instantiates it again (~10 ms).
-const nativeInstantiate = WebAssembly.instantiate;
-let compiled = null;
-WebAssembly.instantiate = async (source, imports) => {
-  if (source instanceof WebAssembly.Module) return nativeInstantiate(source, imports);
-  compiled ??= await WebAssembly.compile(source);
-  return { module: compiled, instance: await nativeInstantiate(compiled, imports) };
-};
+// Old VMs must not reach new ones (their timers, their finalizers), and the
+// WebAssembly is compiled once: every reset instantiates it again (~10 ms).
+guardVmGlobals();
+const native = nativeTimers;
 
 // --- Bytes waiting for the REPL or sys.stdin ------------------------------------
 
