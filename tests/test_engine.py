@@ -134,6 +134,35 @@ def test_whole_laps_fast_path_matches_traced_path():
         assert a.cells() == b.cells()
 
 
+@pytest.mark.parametrize("name, lap", [("oware", 11), ("kalah", 13)])
+def test_every_handful_size_sows_the_same_on_both_paths(name, lap):
+    # push() sows whole laps at once, play() seed by seed: the same counts for
+    # every size of handful, exact laps and one seed either side of them included.
+    for n in range(1, 3 * lap + 2):
+        pits = [n] + [1] * 11
+        a = mancala.Game(name, pits=pits, stores=[0, 0], **({} if name == "oware" else {"seeds": 6}))
+        b = a.copy()
+        a.play(0)
+        b.push(0)
+        assert a.cells() == b.cells() and a.to_move == b.to_move, "%s, %d seeds" % (name, n)
+
+
+def test_games_with_other_options_keep_their_own_board():
+    # What a variant works out once per set of options (board, sides, tracks,
+    # rule attributes) must not leak into a game with other options.
+    small = mancala.Game("kalah", pits_per_row=3, seeds=2)
+    big = mancala.Game("kalah")
+    small_again = mancala.Game("kalah", pits_per_row=3, seeds=2)
+    assert (small.n_pits, big.n_pits, small_again.n_pits) == (6, 12, 6)
+    assert small.side(1) == (3, 4, 5) and big.side(1) == (6, 7, 8, 9, 10, 11)
+    assert [s.pit for s in small.play(2) if s.kind == "drop"] == [6, 3]   # own store, then the opponent's first pit
+    assert small.cells() == [2, 2, 0, 3, 2, 2, 1, 0]
+    two, three = mancala.Game("kpo"), mancala.Game("kpo", players=3)
+    assert two.legal_moves() == [0, 1, 2, 3, 4, 5]
+    assert three.legal_moves()[:2] == [(0, 1), (0, -1)]
+    assert mancala.Game("kpo").legal_moves() == [0, 1, 2, 3, 4, 5]
+
+
 def test_own_store_sown_opponent_store_skipped():
     # Kalah: player 1 sows from its last pit round past its own store and over player 0's.
     g = mancala.Game("kalah", pits=[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9], stores=[0, 0], to_move=1)
@@ -194,6 +223,24 @@ def test_a_repeated_position_ends_the_game():
         assert n < 50
     assert g.outcome().reason == "repetition"
     assert sum(g.stores) == 48
+
+
+def test_a_repeated_position_ends_the_game_on_the_search_path_too():
+    # push() notes positions as play() does; undo forgets them again, so the
+    # same moves end the game at the same move a second time.
+    g = mancala.Game("oware", pits=[0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1], stores=[23, 23])
+    moves = []
+    while not g.is_over():
+        moves.append(g.legal_moves()[0])
+        g.push(moves[-1])
+    assert g.outcome().reason == "repetition" and len(moves) < 50
+    while g.ply:
+        g.pop()
+    for m in moves[:-1]:
+        g.push(m)
+        assert not g.is_over()
+    g.push(moves[-1])
+    assert g.outcome().reason == "repetition"
 
 
 def test_undo_after_the_end_and_after_a_capture():

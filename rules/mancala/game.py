@@ -19,6 +19,9 @@ except ImportError:  # CPython
     def const(x):
         return x
 
+# (And playout(): random moves to the end of the game on a copy, by the same
+# steps as push() without the undo records, for Monte-Carlo hints.  A comment,
+# not docstring text: the test VM keeps module docstrings in its heap.)
 from .errors import IllegalMoveError, PositionError
 from .trace import Trace, LIFT, RELAY, TAKE, EXTRA, PASS, END, DROP_CODE
 
@@ -35,11 +38,14 @@ SIDE_ANY = const(2)
 # (a decision for every relay game: see docs/rules.md, "Endless relays").
 RELAY_LIMIT = const(1000)
 
-_TRACKS = {}
+# Per variant and options: what _setup_board gives each game (_shape()).
+_SHAPES = {}
 
-# CPython scans a side fastest with filter(b.__getitem__, pits); MicroPython's
-# lists have no __getitem__ attribute, so there the scan is a comprehension.
-FILTER_SCAN = hasattr([], "__getitem__")
+# Where CPython and MicroPython differ in what is fast (True on CPython: it has
+# list.__getitem__, MicroPython does not).  CPython sows a handful fastest over
+# a slice of the track, and copies the counts for undo fastest into a tuple;
+# MicroPython would allocate the slice, and its tuple(list) is slow.
+_CPYTHON = hasattr([], "__getitem__")
 
 # Repetition needs a key per position.  CPython's hash of a tuple is a good
 # 64-bit hash; MicroPython's adds the items' hashes (every position with the
@@ -134,24 +140,45 @@ class Mancala:
             raise unknown_options(self, options)
 
     def _setup_board(self):
-        """Derive the geometry; variants with other boards override."""
-        self.n_pits = self.rows * self.pits_per_row
-        self._per_player = self.n_pits // self.players
-        # Tracks depend on the board and the options only, so games of the same
-        # variant share them (a variant whose sowable cells change replaces the dict).
-        key = (self.__class__, tuple(getattr(self, o[0]) for o in self.options))
-        t = _TRACKS.get(key)
-        if t is None:
-            t = _TRACKS[key] = {}
-        self._tracks = t
-        # The search path sows inline unless the variant sows its own way;
-        # relays follow the default rule inline unless the variant has its own.
+        """Derive the geometry; variants with other boards override (and call this first)."""
+        # It depends on the variant and its options only, so it is worked out
+        # once and shared by every game with them: a new game is cheap, and the
+        # tracks are cached once for all of them.
+        opts = self.options
+        key = (self.__class__, tuple([getattr(self, o[0]) for o in opts])) if opts else self.__class__
+        shape = _SHAPES.get(key)
+        if shape is None:
+            shape = _SHAPES[key] = self._shape()
+        (self.n_pits, self._per_player, self._tracks, self._sides,
+         self._plain_relay, self._plain_key, hot) = shape
+        for name, value in hot:
+            setattr(self, name, value)
+
+    def _shape(self):
+        """What _setup_board gives every game of this variant with these options."""
+        n = self.rows * self.pits_per_row
+        k = n // self.players
         cls = self.__class__
-        self._plain_sow = cls._sow is Mancala._sow and not self.fours
-        self._plain_relay = cls._relay_from is Mancala._relay_from and cls._relay_direction is Mancala._relay_direction
-        k = self._per_player
-        # Each player's pits as a tuple: the legal-move scan runs on every ply.
-        self._sides = tuple(tuple(range(p * k, p * k + k)) for p in range(self.players))
+        hot = ()
+        if _CPYTHON:
+            # CPython 3.11 reads a class attribute through an instance on a
+            # slow path (twice the time of an instance attribute): the rule
+            # attributes read on every ply are copied into each game.  Not on
+            # MicroPython, where they would take heap in every game.
+            hot = []
+            for name in ("direction", "relay", "fours", "extra_turn_in_store", "players", "min_seeds_in_play",
+                         "end_on_repetition", "lazy_moves", "min_seeds", "has_state"):
+                hot.append((name, getattr(self, name)))
+        return (
+            n, k,
+            {},   # the track cache (a variant whose sowable cells change swaps it)
+            # Each player's pits as a tuple: the legal-move scan runs on every ply.
+            tuple(tuple(range(p * k, p * k + k)) for p in range(self.players)),
+            # Relays follow the default rule inline unless the variant has its
+            # own; the repetition key is made inline unless the variant adds to it.
+            cls._relay_from is Mancala._relay_from and cls._relay_direction is Mancala._relay_direction,
+            cls._position_key is Mancala._position_key,
+            hot)
 
     def has_seeds(self, player):
         """Whether any pit of the player holds a seed."""
@@ -310,15 +337,21 @@ class Mancala:
         b = self._b
         lap = len(t)
         if tr is None:
-            if n >= lap:
-                q = n // lap
+            # The search path: whole laps at once.
+            if n > lap:
+                # Every cell of the lap gets q seeds; 1..lap seeds are left to sow.
+                q = (n - 1) // lap
                 n -= q * lap
                 for c in t:
                     b[c] += q
-                if n == 0:
-                    return t[lap - 1]
-            for i in range(n):
-                b[t[i]] += 1
+            elif not n:
+                return t[lap - 1]
+            if _CPYTHON:
+                for c in t[:n]:
+                    b[c] += 1
+            else:
+                for i in range(n):
+                    b[t[i]] += 1
             return t[n - 1]
         # The traced path: each seed a drop step, appended here (Trace.drop
         # inlined; (c << 4) + code is ((c + 2) << 4) | DROP_CODE, in a local).
@@ -476,31 +509,12 @@ class Mancala:
         b = self._b
         n = b[pit]
         b[pit] = 0
-        if tr is not None or not self._plain_sow:
-            if tr is not None:
-                tr.add(LIFT, pit, n)
-            last = self._sow_move(pit, n, p, d, tr)
-        else:
-            # The search path: the first lap sown inline, whole laps at once.
-            t = self._tracks.get((p * 2 + (d > 0)) * 256 + pit)
-            if t is None:
-                t = self.track(p, d, pit)
-            lap = len(t)
-            if n >= lap:
-                q = n // lap
-                n -= q * lap
-                for c in t:
-                    b[c] += q
-            if n:
-                for i in range(n):
-                    b[t[i]] += 1
-                last = t[n - 1]
-            else:
-                last = t[lap - 1]
-            if self.relay:
-                last = self._relays(last, p, d, None)
-        again = self._capture(last, p, d, tr)
-        if again or (self.extra_turn_in_store and last == self.n_pits + p):
+        if tr is not None:
+            tr.add(LIFT, pit, n)
+        last = self._sow(pit, n, p, d, tr)
+        if self.relay:
+            last = self._relays(last, p, d, tr)
+        if self._capture(last, p, d, tr) or (self.extra_turn_in_store and last == self.n_pits + p):
             if tr is not None:
                 tr.add(EXTRA)
         elif self.players == 2:
@@ -512,10 +526,17 @@ class Mancala:
         """The legal moves of the player to move, as a new list."""
         b = self._b
         k = self.min_seeds
-        if k == 1 and FILTER_SCAN:
-            pits = list(filter(b.__getitem__, self._sides[self.to_move]))
+        pits = []
+        # A plain loop: faster than filter() or a comprehension on CPython
+        # 3.11, and no function object on MicroPython.
+        if k == 1:
+            for i in self._sides[self.to_move]:
+                if b[i]:
+                    pits.append(i)
         else:
-            pits = [i for i in self._sides[self.to_move] if b[i] >= k]
+            for i in self._sides[self.to_move]:
+                if b[i] >= k:
+                    pits.append(i)
         if self.direction:
             return pits
         out = []
@@ -526,39 +547,37 @@ class Mancala:
 
     def legal_moves(self):
         """The legal moves, as a new list for each position (the engine keeps no other reference it relies on)."""
-        if self._over is not None:
-            return []
-        if self._legal is None:
-            self._legal = self._moves()
-        return self._legal
+        if self._over is None:
+            moves = self._legal
+            if moves is None:
+                moves = self._legal = self._moves()
+            return moves
+        return []
 
     def is_legal(self, move):
-        if self._over is not None:
-            return False
-        if self._legal is None:
-            self._legal = self._moves()
-        return move in self._legal
+        return move in self.legal_moves()
 
     def play(self, move):
         """Make a move; return its Trace.  Raises IllegalMoveError, saying why, if it is not legal."""
         if not self.is_legal(move):
             raise IllegalMoveError(self._why_illegal(move))
         tr = Trace()
-        self._do(move, tr)
+        self._hist.append((move, tuple(self._b) if _CPYTHON else self._b[:], self.to_move, self._key,
+                           self._save() if self.has_state else None))
+        self._legal = None
+        self._move(move, tr)
+        self._after(tr)
         return tr
 
     def push(self, move):
         """Make a move known to be legal (from legal_moves()), without checking it or tracing it."""
-        self._hist.append((move, self._b[:], self.to_move, self._key, self._save() if self.has_state else None))
+        # The undo record (as in play): the move, the counts before it, the
+        # player to move, the repetition key, the variant's own state.
+        self._hist.append((move, tuple(self._b) if _CPYTHON else self._b[:], self.to_move, self._key,
+                           self._save() if self.has_state else None))
         self._legal = None
         self._move(move, None)
         self._after(None)
-
-    def _do(self, move, tr):
-        self._hist.append((move, self._b[:], self.to_move, self._key, self._save() if self.has_state else None))
-        self._legal = None
-        self._move(move, tr)
-        self._after(tr)
 
     def _after(self, tr):
         """After a move (or at set-up): note the position, then see whether the game is over."""
@@ -567,12 +586,20 @@ class Mancala:
         if self.min_seeds_in_play and sum(self._b[:self.n_pits]) < self.min_seeds_in_play:
             self._finish(tr, self.few_seeds_reason)
             return
-        if self._hist and self.end_on_repetition:
-            key = self._position_key()
+        if self.end_on_repetition and self._hist:
+            if self._plain_key:
+                # _position_key(), inline: it runs on every ply.
+                if _TUPLE_HASH:
+                    key = hash(tuple(self._b)) + self.to_move
+                else:
+                    key = bytes(self._b) + _PLAYER_BYTE[self.to_move]
+            else:
+                key = self._position_key()
             self._key = key
-            seen = self._seen.get(key, 0)
-            self._seen[key] = seen + 1
-            if seen:
+            seen = self._seen
+            k = seen.get(key, 0)
+            seen[key] = k + 1
+            if k:
                 self._finish(tr, "repetition")
                 return
         if self.lazy_moves:
@@ -631,7 +658,10 @@ class Mancala:
 
         Variants with state of their own (owned pits, a phase) add it here."""
         if _TUPLE_HASH:
-            return hash(tuple(self._b)) * 8 + self.to_move
+            # One addition on a 64-bit hash (each one makes a new int): another
+            # position's hash being this one's plus one is as unlikely as any
+            # other collision of two 64-bit hashes.
+            return hash(tuple(self._b)) + self.to_move
         return bytes(self._b) + _PLAYER_BYTE[self.to_move]
 
     def _state_fields(self):
@@ -687,6 +717,8 @@ class Mancala:
     def copy(self):
         """An independent copy, move stack included."""
         # object.__new__ and setattr: MicroPython has neither cls.__new__ nor __dict__.update.
+        # (On CPython 3.11 reading __dict__ makes attribute reads on this game
+        # slower from then on; the copy, filled by setattr, is not affected.)
         c = object.__new__(self.__class__)
         for name, value in self.__dict__.items():
             setattr(c, name, value)
@@ -695,6 +727,18 @@ class Mancala:
         c._seen = dict(self._seen)
         c._copy_extra(self)
         return c
+
+    def playout(self, rng=None, max_plies=None, moves=None):
+        """Play uniformly random legal moves on a copy of this game to its end; return the Outcome.
+
+        The same moves and result as `g.push(rng.choice(g.legal_moves()))`
+        repeated on a copy; this game is not changed.  rng: anything with
+        choice(seq) (default: the random module).  max_plies: stop after that
+        many moves (the result is then None unless the game ended).  moves: a
+        list each move played is appended to.  See mancala.playout.
+        """
+        from .playout import playout   # (code kept out of memory until asked for)
+        return playout(self, rng, max_plies, moves)
 
     def _copy_extra(self, other):
         """Copy mutable variant state (lists, dicts) after copy()."""

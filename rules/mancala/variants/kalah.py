@@ -15,9 +15,9 @@ class Kalah(Mancala):
     def _capture(self, last, player, d, tr):
         # The last seed landed in one of the mover's own pits that was empty:
         # it and the seeds opposite (if any: decision 2) go to the mover's store.
-        b = self._b
-        if last < self.n_pits and b[last] == 1 and self.owner(last) == player:
+        # (The count first: this runs after every move, and most end elsewhere.)
+        if self._b[last] == 1 and last < self.n_pits and last // self._per_player == player:
             store = self.n_pits + player
-            self._take(self.opposite(last), store, tr)
+            self._take(self.n_pits - 1 - last, store, tr)
             self._take(last, store, tr)
         return False

@@ -1,5 +1,5 @@
 """Oware (Wari, Awele, Ayo, Ourri).  Rules: docs/variants/oware.md (source 003, OWARE)."""
-from ..game import Mancala, SIDE_OPPONENT, FILTER_SCAN
+from ..game import Mancala, SIDE_OPPONENT
 
 _COUNTS = (2, 3)
 
@@ -13,7 +13,9 @@ class Oware(Mancala):
     options = (("grand_slam", "no-capture", ("no-capture", "illegal", "sow-again")),)
 
     def _capture(self, last, player, d, tr):
-        if last >= self.n_pits or self.owner(last) == player or self._b[last] not in _COUNTS:
+        # Runs on every move: the count first (most moves end elsewhere than
+        # on a 2 or a 3), then the side, without calls.
+        if self._b[last] not in _COUNTS or last >= self.n_pits or last // self._per_player == player:
             return False
         if self._is_grand_slam(last, player, d) and self.grand_slam != "sow-again":
             # "no-capture"; and "illegal" when no other move was left (decision 3).
@@ -43,11 +45,14 @@ class Oware(Mancala):
     def _moves(self):
         p = self.to_move
         b = self._b
-        if FILTER_SCAN:
-            own = list(filter(b.__getitem__, self._sides[p]))
+        own = []
+        for i in self._sides[p]:
+            if b[i]:
+                own.append(i)
+        for i in self._sides[1 - p]:
+            if b[i]:
+                break
         else:
-            own = [i for i in self._sides[p] if b[i]]
-        if not self.has_seeds(1 - p):
             # The opponent has no seeds: only a move that gives some is allowed.
             own = [i for i in own if self._reaches_opponent(i)]
         if self.grand_slam == "illegal":
