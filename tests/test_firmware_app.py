@@ -242,6 +242,34 @@ def test_the_link_answers_requests_and_syncs_the_journal(fake):
     assert link.replies(seq)[0][1]["code"] == "out_of_range"
 
 
+def test_a_repeated_journal_request_is_read_again_not_kept(fake):
+    # A page of records is the longest reply; the link keeps the request, not the reply, and a
+    # retransmission (the same seq) reads the journal again: the same answer, carried out once.
+    link = FakeLink()
+    a = make_app(fake, link=link)
+    c = a.boot(0)
+    c.new_game("oware")
+    link.host("hello", codec.hello(codec.HOST, "test 0"))
+    a.scan(20)
+    seq = link.host("journal_get", {"game": 1, "from": 0})
+    frame = bytes(link.waiting)
+    a.scan(40)
+    assert a.link.last == (seq, None, ("journal_get", {"game": 1, "from": 0}))
+    link.raw(frame)
+    a.scan(60)
+    first, again = link.replies(seq)
+    assert first == again and first[0] == "records" and first[1]["records"][0]["kind"] == "start"
+    assert a.link.requests == 1 and a.link.replayed == 1
+    seq = link.host("new_game", {"variant": "kalah"})      # any other reply is kept and sent again
+    frame = bytes(link.waiting)
+    a.scan(80)
+    link.raw(frame)
+    a.scan(100)
+    first, again = link.replies(seq)
+    assert first == again == ("ok", {"game": 2, "re": seq}) and a.link.last[1] == "ok"
+    assert a.journal.next_game() == 3 and a.link.requests == 2 and a.link.replayed == 2
+
+
 def test_a_full_journal_stops_nothing_and_catches_up_after_the_laptop_syncs(fake):
     st = MemoryStorage(capacity=2 * 4096)
     link = FakeLink()

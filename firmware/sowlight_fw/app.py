@@ -12,6 +12,14 @@ The link (sowlight_fw.link.BoardLink) keeps the session with the laptop: it
 hands each request to `request()` and sends the controller's messages while a
 host listens.  Request types the app does not know go to `handlers` (a virtual
 board adds "sim" there).
+
+A stock Pico runs this from .mpy files, whose code lives in the heap, so
+what runs rarely is in modules imported when needed and unloaded after
+(unload.py): what main() does before the loop (startup.py), the config's
+check (configcheck.py), a refused config (badconfig.py), the journal's
+reading half (boot, the laptop's sync: journalread.py), self-test and
+calibration (service.py).  `python bench/bench_heap.py` measures the heap
+(docs/architecture.md, "Memory on the board").
 """
 import sys
 
@@ -38,12 +46,12 @@ from . import codec, config
 from .colours import ERROR
 from .controller import Controller
 from .journal import Journal, JournalError
+from .unload import unload
 
 VERSION = "0.1.0"
 SW = "sowlight-fw " + VERSION
 SCAN_MS = 20
 REPL_FLAG = "repl_once"
-RECORDS_MOST = 50          # records per `records` reply at most (journal_get's default max)
 
 
 async def _sleep(ms):
@@ -203,22 +211,12 @@ class App:
         if t == "sim":
             return {"type": "error", "code": "unsupported",
                     "msg": "this board has real seeds: move them by hand ('sim' is for a virtual board)"}
-        try:
-            if t == "journal_list":
-                return self.journal_page(p.get("from", 0), p.get("max"))
-            if t == "journal_get":
-                most = max(1, min(p.get("max", RECORDS_MOST), RECORDS_MOST))
-                recs, more = self.journal.records(p["game"], p["from"], most)
-                reply = {"type": "records", "game": p["game"], "records": recs, "more": more}
-                if codec.fit("records", reply, "records") and reply["records"]:
-                    reply["more"] = True      # the rest did not fit in one frame: the host asks again
-                return reply
-            if t == "journal_ack":
-                synced = self.journal.ack(p["game"], p["upto"])
-                self.flush()            # space may have come free for records waiting
-                return {"type": "ok", "game": p["game"], "synced": synced}
-        except JournalError as e:
-            return {"type": "error", "code": e.code, "msg": e.msg}
+        if t == "journal_list" or t == "journal_get" or t == "journal_ack":
+            from . import journalread
+            try:
+                return journalread.request(self, t, p)
+            finally:
+                unload("journalread")
         if t == "self_test":
             return dict(self.self_test(), type="ok")
         if t == "calibrate":
@@ -231,19 +229,6 @@ class App:
             reply["lit"] = c.lit()      # what the LEDs show now: a host that just connected sees it at once
         return reply
 
-    def journal_page(self, first=0, most=None):
-        """The `journal` reply: the games numbered `first` on, at most `most` of them and as many
-        as one frame holds; "more" when the journal holds games after the last one listed."""
-        games = [g for g in self.journal.list_games() if g["game"] >= first]
-        more = False
-        if most is not None and len(games) > max(most, 1):
-            games = games[:max(most, 1)]
-            more = True
-        reply = {"type": "journal", "games": games, "more": more}
-        if codec.fit("journal", reply, "games"):
-            reply["more"] = True
-        return reply
-
     def _reboot(self, to):
         if to == "repl":
             with open(REPL_FLAG, "w") as f:
@@ -251,19 +236,28 @@ class App:
         sleep_ms(100)
         self.machine.reset()
 
-    # ----- self-test and calibration (sowlight_fw/service.py, imported only when asked for) -----
+    # ----- self-test and calibration (sowlight_fw/service.py, loaded only while one runs) -----
 
     def self_test(self, led_ms=40):
         from . import service
-        return service.self_test(self, led_ms)
+        try:
+            return service.self_test(self, led_ms)
+        finally:
+            unload("service")
 
     def calibrate(self, step):
         from . import service
-        return service.calibrate(self, step)
+        try:
+            return service.calibrate(self, step)
+        finally:
+            unload("service")
 
     async def service(self, which):
         from . import service
-        await service.run(self, which)
+        try:
+            await service.run(self, which)
+        finally:
+            unload("service")
 
     # ----- the loop -------------------------------------------------------------------------------
 
@@ -281,104 +275,22 @@ class App:
 
 # ----- boot: main.py calls main() ---------------------------------------------------------------
 
-def repl_requested():
-    """The flag `reboot {"to": "repl"}` leaves (used once), so the board stays at its REPL."""
-    import os
+def start(config_path=config.DEFAULT_PATH, machine=None, cycles=None, transport=None):
+    """What main() does before the loop (startup.start(): the config read and checked, the App on
+    its hardware and its link); None when the app is not to run.  startup.py is loaded for it only."""
+    from . import startup
     try:
-        os.remove(REPL_FLAG)
-        return True
-    except OSError:
-        return False
-
-
-def _raw_config(path):
-    try:
-        import json
-        with open(path) as f:
-            raw = json.load(f)
-        return raw if isinstance(raw, dict) else None
-    except (OSError, ValueError):
-        return None
-
-
-def show_config_error(message, raw, machine, cycles=None, period_ms=500, say_every=20):
-    """A bad config: say why on the serial port and blink the error pattern, forever (no crash loop)."""
-    text = "sowlight: the board config is refused: %s" % message
-    frame = None
-    try:
-        frame = codec.encode(0, "log", {"level": "error", "msg": text[:160]})
-    except ValueError:
-        pass
-    strip = _error_strip(raw, machine)
-    onboard = None
-    if strip is None:
-        try:
-            onboard = machine.Pin("LED", machine.Pin.OUT)
-        except (TypeError, ValueError, AttributeError):
-            onboard = None
-    n = 0
-    while cycles is None or n < cycles:
-        if n % say_every == 0:
-            print(text)
-            if frame is not None:
-                print(frame.decode().rstrip("\n"))
-        on = n % 2 == 0
-        if strip is not None:
-            strip.light(range(strip.count) if on else (), ERROR)
-        elif onboard is not None:
-            onboard.value(1 if on else 0)
-        sleep_ms(period_ms)
-        n += 1
-
-
-class _ErrorBoard:
-    """Just enough of a Board for Strip, from the parts of a refused config that can be trusted."""
-
-    def __init__(self, count, cap255):
-        self.led_count = count
-        self.cell_leds = ()
-        self.cells = 0
-        self.brightness_cap255 = cap255
-
-
-def _error_strip(raw, machine):
-    leds = raw.get("leds") if isinstance(raw, dict) else None
-    if not isinstance(leds, dict):
-        return None
-    pin = leds.get("pin")
-    count = leds.get("count")
-    order = leds.get("colour_order", "GRB")
-    if not (isinstance(pin, int) and isinstance(count, int) and 0 < count <= 1024 and order in config.COLOUR_ORDERS):
-        return None
-    try:
-        from .leds import Strip, NeoPixelDriver
-        # A low fixed level whatever the refused file says: its power budget is not to be trusted.
-        return Strip(_ErrorBoard(count, 64), NeoPixelDriver(pin, count, order))
-    except (ImportError, ValueError, OSError):
-        return None
+        return startup.start(config_path, machine, cycles, transport)
+    finally:
+        unload("startup")
 
 
 def main(config_path=config.DEFAULT_PATH, machine=None, cycles=None):
-    if machine is None:
-        import machine
-    if repl_requested():
-        print("sowlight: stopped at the REPL as asked; reset to start the app")
+    """The board's app, as main.py starts it: never a crash loop (docs/firmware.md)."""
+    app = start(config_path, machine, cycles)
+    if app is None:
         return None
-    try:
-        board = config.load(config_path)
-    except config.ConfigError as e:
-        show_config_error(str(e), _raw_config(config_path), machine, cycles)
-        return None
-    app = App(board, machine, config_path=config_path)
-    if app.buttons.held("confirm"):
-        print("sowlight: confirm held at power-up: the app is not started (REPL)")
-        return None
-    from .link import BoardLink, UsbTransport
-    try:
-        usb = UsbTransport()      # Ctrl-C is data from here on, until usb.close()
-    except (ImportError, OSError, AttributeError, TypeError, ValueError):
-        usb = None                # a port without a pollable stdin: play without a laptop
-    app.link = BoardLink(usb) if usb is not None else None
+    usb = app.link.transport if app.link is not None else None
     try:
         asyncio.run(app.run())
     except KeyboardInterrupt:
@@ -393,7 +305,7 @@ def main(config_path=config.DEFAULT_PATH, machine=None, cycles=None):
             import traceback
             traceback.print_exc()
         try:
-            app.strip.light([cell[0] for cell in board.cell_leds], ERROR, 64)
+            app.strip.light([cell[0] for cell in app.board.cell_leds], ERROR, 64)
         except Exception:
             pass
     finally:

@@ -86,37 +86,60 @@ class VersionError(FrameError):
         super().__init__(BAD_PAYLOAD, msg)
 
 
-# The `code` of an "error" message, with what it means.  docs/protocol.md
-# lists who sends each one and what the receiver does about it.
-ERRORS = {
-    # the link
-    "bad_frame": "an intact frame (checksum right) that is not well formed",
-    "unknown_type": "a message type this side does not know or does not accept from that sender",
-    "bad_payload": "a required field is missing or has the wrong type or value",
-    "version": "the peer's protocol major version differs; the session is refused",
-    "no_hello": "a request came before a compatible hello",
-    "busy": "a new request came while another one was still being carried out",
-    # commands
-    "bad_variant": "the board does not have this variant",
-    "bad_option": "an option is unknown to the variant or has a value it does not allow",
-    "bad_position": "the position cannot be set on this board (wrong pit count, negative seeds...)",
-    "no_game": "the command needs a game in progress",
-    "cannot_undo": "there is no move to take back",
-    "out_of_range": "a number is outside the range the command allows",
-    "unsupported": "the command is known but this board cannot do it (e.g. no such sensor)",
-    # the journal
-    "no_such_game": "the board's journal has no game with this id",
-    "pruned": "the requested records were deleted after an earlier acknowledgement",
-    "ack_ahead": "an acknowledgement names a ply the board has not recorded",
-    # the device
-    "hardware": "a self-test or sensor check failed",
-    "storage": "the journal could not be written (flash full or failing)",
-    "internal": "the firmware hit an unexpected error; msg says which",
-}
-
 # ----- the message table ---------------------------------------------------
-# Field kinds are bit sets: a value is accepted when its type is in the set.
-# A tuple of strings instead of a kind means "one of these strings".
+# One line per message type: the type, who may send it ("board", "host" or "*"
+# for both), then its fields as name:kind, with "!" after a required one.
+# Kinds, one letter: i an integer, u an integer >= 0, q a seq number 0..65535
+# (in "re"), s a string, b true or false, l a list, o an object; the capital
+# U, Q, S, L, O: that or null; m an integer or a list (a move); "=a/b/c" one of
+# these strings.  Unknown extra fields are allowed (a newer minor version may
+# add them) and ignored by receivers.
+#
+# A line is found and read per look-up: one string costs a board's heap a
+# fraction of what a dict of tuples would (the board keeps this module loaded
+# for as long as it runs); `MESSAGES` gives the table as that dict, for the
+# laptop's tests and tools.
+_TABLE = (
+    "\n"
+    # both ways
+    "hello * proto:l! role:=board/host! sw:s! board:s config:o variants:l game:U time:u re:q virtual:b\n"
+    "ping *\n"
+    "pong * re:q! up:u\n"
+    "resync * reason:s\n"
+    "error * code:s! msg:s! re:Q\n"
+    # host -> board: requests; each is answered by the message named in docs/protocol.md
+    "get_state host\n"
+    "new_game host variant:s! options:o\n"
+    "set_pos host pos:o!\n"
+    "undo host\n"
+    "hint host on:b!\n"
+    "brightness host level:u!\n"
+    "self_test host\n"
+    "calibrate host step:=empty/full/save/cancel!\n"
+    "journal_list host from:u max:u\n"
+    "journal_get host game:u! from:u! max:u\n"
+    "journal_ack host game:u! upto:u!\n"
+    "reboot host to:=app/repl!\n"
+    # 1.1: a button pressed from the host; a virtual board's seeds moved (docs/protocol.md)
+    "press host button:=confirm/undo/hint/menu!\n"
+    "sim host act:=lift/drop/take/add/remove/press/seeds! cell:i n:u to:i button:=confirm/undo/hint/menu\n"
+    # board -> host: replies and events
+    "ok board re:q!\n"
+    "state board re:Q game:U! variant:S! options:o pos:O! ply:u! phase:s! expect:L hint:b! brightness:u! rx:Q"
+    " lit:l\n"
+    "move board game:u! ply:u! player:u! move:m! name:s trace:L! pos:o\n"
+    "step board game:u! ply:u! ev:=lifted/dropped/mismatch! cell:i! i:u n:u expect:L\n"
+    "leds board lit:l! game:U\n"
+    "journal board re:q! games:l! more:b\n"
+    "records board re:q! game:u! records:l! more:b!\n"
+    "log board level:=debug/info/warn/error! msg:s!\n"
+)
+
+# Fields of the objects inside some lists and of a board's hello, checked by validate() too.
+_GAME_FIELDS = "game:u! variant:s! first:u! last:u! synced:i! over:b!"
+_RECORD_FIELDS = "ply:u! kind:s!"
+_CONFIG_FIELDS = "geometry:o! sensors:o!"
+_BOARD_HELLO = "board:s! config:o! variants:l!"
 
 _INT = const(1)
 _STR = const(2)
@@ -126,67 +149,64 @@ _OBJ = const(16)
 _NULL = const(32)
 _UINT = const(64)    # an integer >= 0
 _SEQ = const(128)    # an integer 0..65535 (a frame's seq, in "re")
+_KIND_LETTERS = "isblonuqUQSLOm"      # a kind's letter in the table, and its bits below
+_KIND_BITS = bytes((_INT, _STR, _BOOL, _LIST, _OBJ, _NULL, _UINT, _SEQ, _UINT | _NULL, _SEQ | _NULL,
+                    _STR | _NULL, _LIST | _NULL, _OBJ | _NULL, _INT | _LIST))
 
 _KIND_NAMES = ((_INT, "an integer"), (_UINT, "an integer >= 0"), (_SEQ, "a seq number 0..65535"),
                (_STR, "a string"), (_BOOL, "true or false"), (_LIST, "a list"),
                (_OBJ, "an object"), (_NULL, "null"))
 
-# type: (who may send it, ((field, kind, required), ...))
-# Senders: "board", "host" or "*" (both).  Unknown extra fields are allowed
-# (a newer minor version may add them) and ignored by receivers.
-MESSAGES = {
-    # both ways
-    "hello": ("*", (("proto", _LIST, True), ("role", (BOARD, HOST), True), ("sw", _STR, True),
-                    ("board", _STR, False), ("config", _OBJ, False), ("variants", _LIST, False),
-                    ("game", _UINT | _NULL, False), ("time", _UINT, False), ("re", _SEQ, False),
-                    ("virtual", _BOOL, False))),
-    "ping": ("*", ()),
-    "pong": ("*", (("re", _SEQ, True), ("up", _UINT, False))),
-    "resync": ("*", (("reason", _STR, False),)),
-    "error": ("*", (("code", _STR, True), ("msg", _STR, True), ("re", _SEQ | _NULL, False))),
-    # host -> board: requests; each is answered by the message named in docs/protocol.md
-    "get_state": (HOST, ()),
-    "new_game": (HOST, (("variant", _STR, True), ("options", _OBJ, False))),
-    "set_pos": (HOST, (("pos", _OBJ, True),)),
-    "undo": (HOST, ()),
-    "hint": (HOST, (("on", _BOOL, True),)),
-    "brightness": (HOST, (("level", _UINT, True),)),
-    "self_test": (HOST, ()),
-    "calibrate": (HOST, (("step", ("empty", "full", "save", "cancel"), True),)),
-    "journal_list": (HOST, (("from", _UINT, False), ("max", _UINT, False))),
-    "journal_get": (HOST, (("game", _UINT, True), ("from", _UINT, True), ("max", _UINT, False))),
-    "journal_ack": (HOST, (("game", _UINT, True), ("upto", _UINT, True))),
-    "reboot": (HOST, (("to", ("app", "repl"), True),)),
-    # 1.1: a button pressed from the host; a virtual board's seeds moved (docs/protocol.md)
-    "press": (HOST, (("button", BUTTONS, True),)),
-    "sim": (HOST, (("act", SIM_ACTS, True), ("cell", _INT, False), ("n", _UINT, False), ("to", _INT, False),
-                   ("button", BUTTONS, False))),
-    # board -> host: replies and events
-    "ok": (BOARD, (("re", _SEQ, True),)),
-    "state": (BOARD, (("re", _SEQ | _NULL, False), ("game", _UINT | _NULL, True),
-                      ("variant", _STR | _NULL, True), ("options", _OBJ, False),
-                      ("pos", _OBJ | _NULL, True), ("ply", _UINT, True), ("phase", _STR, True),
-                      ("expect", _LIST | _NULL, False), ("hint", _BOOL, True),
-                      ("brightness", _UINT, True), ("rx", _SEQ | _NULL, False),
-                      ("lit", _LIST, False))),
-    "move": (BOARD, (("game", _UINT, True), ("ply", _UINT, True), ("player", _UINT, True),
-                     ("move", _INT | _LIST, True), ("name", _STR, False),
-                     ("trace", _LIST | _NULL, True), ("pos", _OBJ, False))),
-    "step": (BOARD, (("game", _UINT, True), ("ply", _UINT, True),
-                     ("ev", ("lifted", "dropped", "mismatch"), True), ("cell", _INT, True),
-                     ("i", _UINT, False), ("n", _UINT, False), ("expect", _LIST | _NULL, False))),
-    "leds": (BOARD, (("lit", _LIST, True), ("game", _UINT | _NULL, False))),
-    "journal": (BOARD, (("re", _SEQ, True), ("games", _LIST, True), ("more", _BOOL, False))),
-    "records": (BOARD, (("re", _SEQ, True), ("game", _UINT, True), ("records", _LIST, True),
-                        ("more", _BOOL, True))),
-    "log": (BOARD, (("level", ("debug", "info", "warn", "error"), True), ("msg", _STR, True))),
-}
 
-# Fields of the objects inside some lists, checked by validate() too.
-_GAME_FIELDS = (("game", _UINT, True), ("variant", _STR, True), ("first", _UINT, True),
-                ("last", _UINT, True), ("synced", _INT, True), ("over", _BOOL, True))
-_RECORD_FIELDS = (("ply", _UINT, True), ("kind", _STR, True))
-_CONFIG_FIELDS = (("geometry", _OBJ, True), ("sensors", _OBJ, True))
+def _line(mtype):
+    """The table's line for `mtype` without the type ("<sender> <fields>"), or None."""
+    if not _type_ok(mtype):
+        return None
+    i = _TABLE.find("\n" + mtype + " ")
+    if i < 0:
+        i = _TABLE.find("\n" + mtype + "\n")
+        if i < 0:
+            return None
+    i += len(mtype) + 2
+    return _TABLE[i:_TABLE.find("\n", i)]
+
+
+def _fields(spec):
+    """(name, kind, required) of each field of a spec (fields as in the table); kind is a bit
+    set, or a tuple of strings for "one of these".  (validate() reads the spec in place.)"""
+    for f in spec.split(" "):
+        if f:
+            k = f.find(":")
+            required = f[-1] == "!"
+            yield f[:k], _kind(f[k + 1:len(f) - 1 if required else len(f)]), required
+
+
+def _types():
+    """Every message type of the table, in its order."""
+    out = []
+    i = 0
+    while True:
+        j = _TABLE.find("\n", i + 1)
+        if j < 0:
+            return out
+        k = _TABLE.find(" ", i + 1, j)
+        out.append(_TABLE[i + 1:k if k >= 0 else j])
+        i = j
+
+
+def __getattr__(name):
+    # Tables for the laptop (tests, tools, docs); a board never builds them.
+    if name == "MESSAGES":
+        table = {}
+        for mtype in _types():
+            line = _line(mtype)
+            sp = line.find(" ")
+            table[mtype] = (line if sp < 0 else line[:sp], tuple(_fields("" if sp < 0 else line[sp + 1:])))
+        return table
+    if name == "ERRORS":
+        from .errorcodes import ERRORS
+        return ERRORS
+    raise AttributeError("module 'sowlight_fw.codec' has no attribute '%s'" % name)
 
 
 def _kind_text(kind):
@@ -222,28 +242,57 @@ def _kind_ok(v, kind):
     return False
 
 
-def _check_fields(where, payload, fields):
-    for name, kind, required in fields:
-        if name not in payload:
-            if required:
-                raise FrameError(BAD_PAYLOAD, "%s needs field '%s' (%s)" % (where, name, _kind_text(kind)))
-            continue
-        v = payload[name]
-        if type(kind) is tuple:
-            if v in kind and type(v) is str:
-                continue
-        elif _kind_ok(v, kind):
-            continue
-        raise FrameError(BAD_PAYLOAD, "%s field '%s' must be %s, not %s" % (
-            where, name, _kind_text(kind), _short_repr(v)))
+def _check_fields(where, payload, spec):
+    """Raise FrameError unless `payload` has the fields of `spec` (as in the table) right."""
+    n = len(spec)
+    i = 0
+    while i < n:
+        j = spec.find(" ", i)
+        if j < 0:
+            j = n
+        k = spec.find(":", i, j)
+        name = spec[i:k]
+        end = j - 1 if spec[j - 1] == "!" else j       # the kind is spec[k + 1:end]
+        if name in payload:
+            v = payload[name]
+            if spec[k + 1] == "=":
+                ok = type(v) is str and _one_of(spec, k + 2, end, v)
+            else:
+                ok = _kind_ok(v, _KIND_BITS[_KIND_LETTERS.find(spec[k + 1])])
+            if not ok:
+                raise FrameError(BAD_PAYLOAD, "%s field '%s' must be %s, not %s" % (
+                    where, name, _kind_text(_kind(spec[k + 1:end])), _short_repr(v)))
+        elif end < j:
+            raise FrameError(BAD_PAYLOAD, "%s needs field '%s' (%s)" % (where, name, _kind_text(_kind(spec[k + 1:end]))))
+        i = j + 1
 
 
-def _check_items(where, items, fields):
+def _one_of(spec, a, b, v):
+    """Whether `v` is one of the "/"-separated words of spec[a:b]."""
+    if "/" in v:
+        return False
+    n = len(v)
+    i = spec.find(v, a, b)
+    while i >= 0:
+        if (i == a or spec[i - 1] == "/") and (i + n == b or spec[i + n] == "/"):
+            return True
+        i = spec.find(v, i + 1, b)
+    return False
+
+
+def _kind(text):
+    """The kind a table entry's text names: its bits, or a tuple of the strings it allows."""
+    if text[0] == "=":
+        return tuple(text[1:].split("/"))
+    return _KIND_BITS[_KIND_LETTERS.find(text)]
+
+
+def _check_items(where, items, spec):
     i = 0
     for item in items:
         if type(item) is not dict:
             raise FrameError(BAD_PAYLOAD, "%s[%d] must be an object, not %s" % (where, i, _short_repr(item)))
-        _check_fields("%s[%d]" % (where, i), item, fields)
+        _check_fields("%s[%d]" % (where, i), item, spec)
         i += 1
 
 
@@ -259,16 +308,19 @@ def validate(mtype, payload, sender=None):
 
     `sender` ("board" or "host"), when given, must be allowed to send `mtype`.
     """
-    spec = MESSAGES.get(mtype)
-    if spec is None:
+    line = _line(mtype)
+    if line is None:
         raise FrameError(UNKNOWN_TYPE, "unknown message type %s; known types: %s" % (
-            _short_repr(mtype), ", ".join(sorted(MESSAGES))))
-    if sender is not None and spec[0] != "*" and spec[0] != sender:
-        raise FrameError(UNKNOWN_TYPE, "'%s' is sent by the %s, not by the %s" % (mtype, spec[0], sender))
+            _short_repr(mtype), ", ".join(sorted(_types()))))
+    sp = line.find(" ")
+    who = line if sp < 0 else line[:sp]
+    if sender is not None and who != "*" and who != sender:
+        raise FrameError(UNKNOWN_TYPE, "'%s' is sent by the %s, not by the %s" % (mtype, who, sender))
     if type(payload) is not dict:
         raise FrameError(BAD_PAYLOAD, "the payload of '%s' must be a JSON object, not %s" % (
             mtype, _short_repr(payload)))
-    _check_fields("'" + mtype + "'", payload, spec[1])
+    if sp >= 0:
+        _check_fields("'" + mtype + "'", payload, line[sp + 1:])
     # What the table cannot say: shapes inside lists and role-dependent fields.
     if mtype == "hello":
         p = payload["proto"]
@@ -276,8 +328,7 @@ def validate(mtype, payload, sender=None):
             raise FrameError(BAD_PAYLOAD, "'hello' field 'proto' must be [major, minor] (two integers >= 0), not %s"
                              % _short_repr(p))
         if payload["role"] == BOARD:
-            _check_fields("a board's 'hello'", payload, (("board", _STR, True), ("config", _OBJ, True),
-                                                         ("variants", _LIST, True)))
+            _check_fields("a board's 'hello'", payload, _BOARD_HELLO)
             _check_fields("'hello' field 'config'", payload["config"], _CONFIG_FIELDS)
             for v in payload["variants"]:
                 if type(v) is not str:
@@ -312,12 +363,11 @@ def check_hello(payload):
     major = payload["proto"][0]
     minor = payload["proto"][1]
     if major != PROTO_MAJOR:
-        if payload["role"] == BOARD:
-            fix = "redeploy the firmware that matches this companion (sowlight deploy)" \
-                if major < PROTO_MAJOR else "update the companion (pip install -U sowlight)"
+        # The side with the older major version is the one to bring up to date.
+        if (major < PROTO_MAJOR) == (payload["role"] == BOARD):
+            fix = "redeploy the firmware that matches this companion (sowlight deploy)"
         else:
-            fix = "update the companion (pip install -U sowlight)" \
-                if major < PROTO_MAJOR else "redeploy the firmware that matches this companion (sowlight deploy)"
+            fix = "update the companion (pip install -U sowlight)"
         raise VersionError("the %s speaks link protocol %d.%d, this side speaks %d.%d: %s" % (
             payload["role"], major, minor, PROTO_MAJOR, PROTO_MINOR, fix))
     return major, minor
@@ -348,18 +398,8 @@ except AttributeError:  # MicroPython
     _FAST = False
 
 
-def _quote(s):
-    if _FAST:
-        if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
-            return '"' + s + '"'
-    else:
-        b = s.encode()
-        if len(b) == len(s):
-            for o in b:
-                if o < 0x20 or o > 0x7E or o == 0x22 or o == 0x5C:
-                    break
-            else:
-                return '"' + s + '"'
+def _escaped(s):
+    """The JSON text of a str that needs escaping (or may: see _is_plain)."""
     out = ['"']
     for ch in s:
         o = ord(ch)
@@ -376,17 +416,40 @@ def _quote(s):
     return "".join(out)
 
 
-_quoted = {}  # short strings already quoted: keys and words come back in every frame
+# Short strings already seen to need no escaping: keys and words come back in every frame.
+# A set of the strings themselves (mostly interned names, which cost nothing more), not a
+# dict of their quoted copies: the quotes are written around them as separate pieces.
+_plain = set()
 _SEPARATORS = (",", ":")
 
 
-def _q(s):
-    q = _quoted.get(s)
-    if q is None:
-        q = _quote(s)
-        if len(s) <= _MAX_CACHED and len(_quoted) < _CACHE_SIZE:
-            _quoted[s] = q
-    return q
+def _is_plain(s):
+    """True when the JSON text of `s` is `s` between quotes: printable ASCII, no quote or backslash."""
+    if s in _plain:
+        return True
+    if _FAST:
+        ok = s.isascii() and s.isprintable() and '"' not in s and "\\" not in s
+    else:
+        b = s.encode()
+        ok = len(b) == len(s)
+        if ok:
+            for o in b:
+                if o < 0x20 or o > 0x7E or o == 0x22 or o == 0x5C:
+                    ok = False
+                    break
+    if ok and len(s) <= _MAX_CACHED and len(_plain) < _CACHE_SIZE:
+        _plain.add(s)
+    return ok
+
+
+def _put(s, out):
+    """Append the JSON text of str `s` to `out`."""
+    if _is_plain(s):
+        out.append('"')
+        out.append(s)
+        out.append('"')
+    else:
+        out.append(_escaped(s))
 
 
 def _write(v, out, depth):
@@ -401,14 +464,14 @@ def _write(v, out, depth):
         for k in sorted(v):
             out.append(sep)
             sep = ","
-            out.append(_q(k))
+            _put(k, out)
             out.append(":")
             x = v[k]
             tx = type(x)
             if tx is int:
                 out.append(str(x))
             elif tx is str:
-                out.append(_q(x))
+                _put(x, out)
             else:
                 _write(x, out, depth + 1)
         out.append("}" if sep == "," else "{}")
@@ -420,7 +483,7 @@ def _write(v, out, depth):
         # both CPython and MicroPython, and it is many times faster there.
         for x in v:
             tx = type(x)
-            if tx is int or (tx is str and len(_q(x)) == len(x) + 2):
+            if tx is int or (tx is str and _is_plain(x)):
                 continue
             break
         else:
@@ -435,12 +498,12 @@ def _write(v, out, depth):
             if tx is int:
                 out.append(str(x))
             elif tx is str:
-                out.append(_q(x))
+                _put(x, out)
             else:
                 _write(x, out, depth + 1)
         out.append("]" if sep == "," else "[]")
     elif t is str:
-        out.append(_q(v))
+        _put(v, out)
     elif t is int:
         out.append(str(v))
     elif v is True:
@@ -693,9 +756,11 @@ def _parse(line, sender):
 class Decoder:
     """Turns a byte stream, fed in chunks of any size, into Messages and BadFrames.
 
-    The partial line waits in a buffer of MAX_FRAME bytes allocated once.  A
-    line that outgrows it is counted as too long and skipped up to the next
-    newline, where decoding picks up again.  Blank lines are ignored.  A
+    The partial line waits in a buffer of MAX_FRAME bytes allocated once (or,
+    with `first`, of `first` bytes that doubles when a longer partial line needs
+    it, up to MAX_FRAME: a board, whose host sends only short requests, keeps a
+    small one).  A line longer than MAX_FRAME is counted as too long and skipped
+    up to the next newline, where decoding picks up again.  Blank lines are ignored.  A
     damaged line that ends with a whole frame gives a BadFrame for the damaged
     part and then that frame.
 
@@ -703,10 +768,10 @@ class Decoder:
     laptop, "host" on the board); types that side may not send are refused.
     """
 
-    def __init__(self, sender=None, max_frame=MAX_FRAME):
+    def __init__(self, sender=None, max_frame=MAX_FRAME, first=None):
         self.sender = sender
         self.max_frame = max_frame
-        self._buf = bytearray(max_frame)
+        self._buf = bytearray(max_frame if first is None else max(1, min(first, max_frame)))
         self._mv = memoryview(self._buf)
         self._n = 0          # bytes of the partial line held in _buf
         self._skip = False   # inside an over-long line: drop bytes up to the next newline
@@ -747,6 +812,7 @@ class Decoder:
                 if total + 1 > limit:
                     self._bad(out, BadFrame(TOO_LONG, None, "a line of %d bytes (limit %d)" % (total + 1, limit)))
                 else:
+                    self._room(total)
                     self._mv[self._n:total] = memoryview(data)[i:j]
                     self._line(bytes(self._mv[:total]), out)
                 self._n = 0
@@ -767,8 +833,21 @@ class Decoder:
             self._n = 0
             self._bad(out, BadFrame(TOO_LONG, None, "a line longer than %d bytes" % self.max_frame))
             return
+        self._room(self._n + k)
         self._mv[self._n:self._n + k] = memoryview(data)[i:end]
         self._n += k
+
+    def _room(self, need):
+        """Make the buffer hold `need` bytes (<= max_frame): double it, keeping the partial line."""
+        size = len(self._buf)
+        if need <= size:
+            return
+        while size < need:
+            size *= 2
+        buf = bytearray(min(size, self.max_frame))
+        buf[:self._n] = self._mv[:self._n]
+        self._buf = buf
+        self._mv = memoryview(buf)
 
     def _bad(self, out, bad):
         self.errors[bad.reason] += 1

@@ -27,6 +27,10 @@ Nothing is deleted until the laptop has acknowledged it (`synced` = `last`)
 and the game is over; when space runs low the oldest such games go first, and
 the newest game's file always stays (its number keeps game numbers from
 being reused).  docs/firmware.md gives the capacity per MB.
+
+This module is the writing half, which a board keeps loaded while it plays;
+reading the journal back (at boot: repairs, the game to resume; the laptop's
+sync requests) is journalread.py, imported for that and unloaded after.
 """
 import json
 import struct
@@ -38,6 +42,7 @@ except ImportError:  # CPython
         return x
 
 from .crc import crc32
+from .unload import unload
 
 MAGIC = const(0xA7)
 _HEAD = const(10)
@@ -120,54 +125,6 @@ def _move_payload(rec):
     return out
 
 
-def decode(kind, ply, payload):
-    """The record dict (as the link sends it: ply, kind, fields) of a record's payload."""
-    if kind == MOVE:
-        rec = _decode_move(payload)
-    else:
-        rec = json.loads(bytes(payload)) if len(payload) else {}
-    rec["kind"] = KINDS[kind]
-    rec["ply"] = ply
-    return rec
-
-
-def _decode_move(p):
-    flags = p[1]
-    form = (flags >> 1) & 3
-    if form == 0:
-        move = p[2]
-        i = 3
-    elif form == 1:
-        move = [p[2], 1 if p[3] else -1]
-        i = 4
-    else:
-        n = p[2]
-        move = json.loads(bytes(p[3:3 + n]))
-        i = 3 + n
-    n = p[i]
-    name = bytes(p[i + 1:i + 1 + n]).decode()
-    rec = {"player": p[0], "move": move, "name": name}
-    if flags & 1:
-        rec["t"] = struct.unpack_from("<I", p, i + 1 + n)[0]
-    return rec
-
-
-def parse(data, i):
-    """The intact record at offset i: (kind, game, ply, payload_start, payload_end, next), or None."""
-    n = len(data)
-    if i + _HEAD + _TAIL > n or data[i] != MAGIC:
-        return None
-    kind = data[i + 1]
-    length = data[i + 2] | (data[i + 3] << 8)
-    end = i + _HEAD + length
-    if kind < START or kind > SYNC or length > MAX_PAYLOAD or end + _TAIL > n:
-        return None
-    if crc32(memoryview(data)[i:end]) & 0xFFFFFFFF != struct.unpack_from("<I", data, end)[0]:
-        return None
-    game, ply = struct.unpack_from("<IH", data, i + 4)
-    return kind, game, ply, i + _HEAD, end, end + _TAIL
-
-
 def file_name(game):
     return "%s%08d%s" % (PREFIX, game, SUFFIX)
 
@@ -185,10 +142,6 @@ class GameInfo:
         self.over = False    # the game's last record is an `end`
         self.records = 0
 
-    def listing(self):
-        return {"game": self.game, "variant": self.variant or "", "first": 0, "last": max(self.last, 0),
-                "synced": self.synced, "over": self.over}
-
 
 class Journal:
     def __init__(self, storage, reserve=RESERVE):
@@ -201,52 +154,7 @@ class Journal:
 
     def open(self):
         """Read every game file; repair torn or damaged ones. Returns the list of repairs made."""
-        st = self.storage
-        self.games = {}
-        self.repaired = []
-        names = st.names()
-        for name in names:
-            if name.endswith(".tmp"):
-                # A repair cut short: the file it was for is still intact.
-                st.remove(name)
-        for name in names:
-            if not (name.startswith(PREFIX) and name.endswith(SUFFIX)):
-                continue
-            try:
-                game = int(name[len(PREFIX):-len(SUFFIX)])
-            except ValueError:
-                continue
-            self._load(game, name)
-        return self.repaired
-
-    def _load(self, game, name):
-        data = self.storage.read(name)
-        info = GameInfo(game)
-        keep = []
-        i = 0
-        dropped = 0
-        while i < len(data):
-            r = parse(data, i)
-            if r is None or r[1] != game:
-                dropped += 1
-                i += 1
-                # Skip to the next possible record start.
-                while i < len(data) and data[i] != MAGIC:
-                    i += 1
-                continue
-            kind, _, ply, a, b, nxt = r
-            self._note(info, kind, ply, data[a:b])
-            keep.append((i, nxt))
-            i = nxt
-        if dropped:
-            good = b"".join(data[s:e] for s, e in keep)
-            self.storage.replace(name, good)
-            self.repaired.append("game %d: dropped %d damaged bytes (a torn record), kept %d records"
-                                 % (game, len(data) - len(good), len(keep)))
-        if keep:
-            self.games[game] = info
-        else:
-            self.storage.remove(name)
+        return _reading("open_journal", self)
 
     def _note(self, info, kind, ply, payload):
         if kind == SYNC:
@@ -328,39 +236,30 @@ class Journal:
     # ----- the link's journal requests ---------------------------------------------------
 
     def list_games(self):
-        return [self.games[g].listing() for g in sorted(self.games)]
+        """Every game's listing (the `journal` reply's entries), oldest first."""
+        return _reading("list_games", self)
 
     def records(self, game, first, most=50):
         """(records, more): up to `most` records of `game` from ply `first`, as dicts."""
-        if game not in self.games:
-            raise JournalError("no_such_game", "the journal has no game %d" % game)
-        data = self.storage.read(file_name(game))
-        out = []
-        more = False
-        i = 0
-        while i < len(data):
-            r = parse(data, i)
-            if r is None:
-                i += 1
-                continue
-            kind, _, ply, a, b, nxt = r
-            i = nxt
-            if kind == SYNC or ply < first:
-                continue
-            if len(out) >= most:
-                more = True
-                break
-            out.append(decode(kind, ply, memoryview(data)[a:b]))
-        return out, more
+        return _reading("records", self, game, first, most)
 
     def ack(self, game, upto):
         """The laptop has stored every record of `game` up to ply `upto`; returns the new synced ply."""
-        info = self.games.get(game)
-        if info is None:
-            raise JournalError("no_such_game", "the journal has no game %d" % game)
-        if upto > info.last:
-            raise JournalError("ack_ahead", "game %d has records up to ply %d only, not %d" % (game, info.last, upto))
-        if upto > info.synced:
-            self._write(file_name(game), _frame(SYNC, game, upto, b""))
-            info.synced = upto
-        return info.synced
+        return _reading("ack", self, game, upto)
+
+
+def _reading(name, *args):
+    """journalread.<name>(*args), with the module loaded for the call only."""
+    from . import journalread
+    try:
+        return getattr(journalread, name)(*args)
+    finally:
+        unload("journalread")
+
+
+def __getattr__(name):
+    # parse() and decode() (a record read back) are journalread's; tests and tools read them here.
+    if name == "parse" or name == "decode":
+        from . import journalread
+        return getattr(journalread, name)
+    raise AttributeError("module 'sowlight_fw.journal' has no attribute '%s'" % name)

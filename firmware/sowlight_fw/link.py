@@ -10,9 +10,12 @@ as a dict with "type" ("ok", "state", "error", ...); the link adds "re",
 remembers it and writes it.  The link itself answers `ping`, refuses a
 `hello` of another major version, refuses requests before a compatible hello
 (`no_hello`), re-sends the remembered reply when a request comes again with
-the same seq (a retransmission: carried out once), sends `resync` after a
-gap in the host's seqs, answers a host's `resync` with a `state`, and answers
-damaged lines -- never before a compatible hello, at most once per
+the same seq (a retransmission: carried out once; for the journal's requests,
+REREAD, it remembers the request instead and reads again: their replies are
+the longest, a page of records several KB of a board's heap as a dict, and a
+read, or an ack made a second time, gives the same answer), sends `resync`
+after a gap in the host's seqs, answers a host's `resync` with a `state`, and
+answers damaged lines -- never before a compatible hello, at most once per
 `answer_ms`.  After `quiet_ms` without a frame from the host, events are
 dropped (the journal keeps the game) until the host speaks again.
 
@@ -35,9 +38,12 @@ except ImportError:  # CPython
     def ticks_diff(a, b):
         return a - b
 
+REREAD = ("journal_list", "journal_get", "journal_ack")   # repeats are carried out again (see above)
 QUIET_MS = const(10000)   # the host is gone after this long without a frame from it
 ANSWER_MS = const(250)    # at most one answer to damaged lines per this long
 READ_MOST = const(512)    # bytes taken from the transport per poll: a scan stays short
+FIRST_LINE = const(256)   # the decoder's buffer for a partial line to start with: a host's requests are
+                          # short (it doubles for a longer one, up to codec.MAX_FRAME)
 _UP_MASK = const(0x3FFFFFFF)
 _MAX_MSG = const(160)
 
@@ -56,14 +62,15 @@ class BoardLink:
         self.quiet_ms = quiet_ms
         self.answer_ms = answer_ms
         self.read_most = read_most
-        self.decoder = codec.Decoder(codec.HOST)
+        self.decoder = codec.Decoder(codec.HOST, first=FIRST_LINE)
         self.encoder = codec.Encoder()
         self.rx = codec.SeqTracker()
         self.greeted = False     # a hello of our major version came: requests are carried out
         self.heard = None        # ticks of the last frame from the host (None: none yet)
         self.answered = None     # ticks of the last answer to a damaged line
         self.born = None         # ticks at start(): `up` in pongs counts from here
-        self.last = None         # (seq, type, payload) of the last reply to a request
+        self.last = None         # (seq, type, payload) of the last reply to a request, or, for
+                                 # a request of REREAD, (seq, None, (type, payload)) of the request
         self.why = None          # why the last send() failed
         # What happened, for the log, tests and `sowlight board info`.
         self.requests = 0        # requests handed to the app
@@ -148,7 +155,10 @@ class BoardLink:
             if last is not None and last[0] == m.seq:
                 # A retransmission: its reply was lost.  Send it again, never act twice.
                 self.replayed += 1
-                self.send(last[1], last[2])
+                if last[1] is None:              # a read: read again
+                    self._reply(m.seq, self._handle(handler, last[2][0], last[2][1], now), last[2])
+                else:
+                    self.send(last[1], last[2])
             return
         if t == "pong" or t == "error":
             pass                     # answers to frames of ours: nothing to do
@@ -166,7 +176,7 @@ class BoardLink:
                                                   "after a hello of link protocol %d" % codec.PROTO_MAJOR))
         else:
             self.requests += 1
-            self._reply(m.seq, self._handle(handler, t, p, now))
+            self._reply(m.seq, self._handle(handler, t, p, now), (t, p) if t in REREAD else None)
         if verdict == codec.GAP or verdict == codec.BEHIND:
             self.send("resync", {"reason": "gap"})
 
@@ -198,7 +208,7 @@ class BoardLink:
 
     # ----- what goes out ---------------------------------------------------------------------
 
-    def _reply(self, seq, reply):
+    def _reply(self, seq, reply, request=None):
         mtype = reply.pop("type")
         reply["re"] = seq
         if not self.send(mtype, reply):
@@ -207,7 +217,7 @@ class BoardLink:
             reply.pop("type")
             reply["re"] = seq
             self.send(mtype, reply)
-        self.last = (seq, mtype, reply)
+        self.last = (seq, mtype, reply) if request is None else (seq, None, request)
 
     def send(self, mtype, payload):
         """Frame and write one message now; False (and `why`) when it cannot be framed or written."""

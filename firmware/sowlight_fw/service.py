@@ -126,6 +126,7 @@ def levels(b, empty, full):
     problems = []
     out = {}
     sensed = [b.cell_sensors[i] is not None for i in range(b.cells)]
+    least = config.MIN_COUNTS_PER_SEED if b.sensor_kind == "hx711" else config.MIN_SPAN   # (configcheck's)
     if b.sensor_kind == "hx711":
         per = []
         for i in range(b.cells):
@@ -133,15 +134,15 @@ def levels(b, empty, full):
                 per.append(None)
                 continue
             k = (full[i] - empty[i]) // CAL_SEEDS
-            if k < config.MIN_COUNTS_PER_SEED:
+            if k < least:
                 problems.append("cell %d: %d seeds moved its load cell by only %d" % (i, CAL_SEEDS, full[i] - empty[i]))
-                k = config.MIN_COUNTS_PER_SEED
+                k = least
             per.append(k)
         out["offset"] = [empty[i] if sensed[i] else None for i in range(b.cells)]
         out["counts_per_seed"] = per
     else:
         for i in range(b.cells):
-            if sensed[i] and abs(full[i] - empty[i]) < config.MIN_SPAN:
+            if sensed[i] and abs(full[i] - empty[i]) < least:
                 problems.append("cell %d: covered and empty differ by only %d" % (i, abs(full[i] - empty[i])))
         out["empty"] = [empty[i] if sensed[i] else None for i in range(b.cells)]
         out["covered"] = [full[i] if sensed[i] else None for i in range(b.cells)]
@@ -153,7 +154,12 @@ def save(app, cal):
     import json
     import os
     board = app.board
-    raw = dict(board.raw)
+    kept = board.raw is not None
+    if kept:
+        raw = dict(board.raw)
+    else:   # a board lets go of it after boot (app.start): the file holds what was checked then
+        with open(app.config_path) as f:
+            raw = json.load(f)
     raw["calibration"] = cal
     config.check(raw)               # never save a config the board would refuse at boot
     path = app.config_path
@@ -166,7 +172,8 @@ def save(app, cal):
         os.remove(path)
         os.rename(tmp, path)
     board.calibration = cal
-    board.raw = raw
+    if kept:
+        board.raw = raw
     s = app.sensors
     if hasattr(s, "set_levels"):
         s.empty = [v if v is not None else 0 for v in cal["empty"]]
