@@ -2,9 +2,10 @@
 
     python bench/bench_firmware.py [step] [heap] [hints] [journal]     (default: all four)
     python bench/bench_firmware.py step --baseline OTHER/firmware      (before/after, same run)
+    python bench/bench_firmware.py step --variant kombe                (a four-row game, on the 4x8 board)
 
 - Controller step (one observation in, LED frame out): a whole game of Oware
-  is played on CPython by the simulated hands of the tests, scanned every 20 ms
+  (or --variant's, on the 4x8 board for a four-row game) is played on CPython by the simulated hands of the tests, scanned every 20 ms
   as the app does; every sensor scan and button press the controller received
   is recorded, then replayed on the VM against a fresh controller, each call
   timed by the host's microsecond clock (the VM's own ticks_us moves in whole
@@ -49,15 +50,33 @@ from sowlight_fw.controller import Controller  # noqa: E402
 MOUNTS = {"/lib": ROOT / "tests" / "micropython" / "fakes", "/boards": ROOT / "hardware" / "boards",
           "/examples": ROOT / "hardware" / "examples"}
 PRESETS = {"load cells": "examples/2x6-stores-hx711.json", "occupancy": "boards/2x6-stores.json"}
+# Four-row games (--variant kombe, omweso ...): the 4x8 preset, and the same with a load cell
+# under every pit (as the tests' counting_4x8: no preset has load cells on four rows).
+PRESETS_4X8 = {"load cells": "4x8 hx711", "occupancy": "boards/4x8.json"}
+STEP_SEED = {"oware": 1}    # the game each variant's step figure replays (hands.start's seed): default 2
+
+
+def board_config(preset):
+    """The raw config of a preset (a path under hardware/), or the 4x8 board with load cells."""
+    if preset != "4x8 hx711":
+        return json.loads((ROOT / "hardware" / preset).read_text())
+    raw = json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text())
+    used = {raw["leds"]["pin"], raw["buttons"]["confirm"], raw["buttons"]["undo"], raw["buttons"]["hint"], 2}
+    pins = [p for p in range(64) if p not in used]
+    raw["sensors"] = {"kind": "hx711", "sck": 2, "pits": pins[:32]}
+    raw["power"] = {"supply_ma": 4000}
+    return raw
 REPEAT = 5            # replays of each game; a step's time is its fastest
 SCAN_MS = 20          # the app's scan period (sowlight_fw/app.py): the controller gets a call this often
-REPLAY_HEAP_KB = 32768
+REPLAY_HEAP_KB = 16384     # more than an Oware game replayed 2.5 times allocates (the collector is off or cannot
+                           # run); a longer game gets 0.5 KB a call
+COUNT_CALLS = 20000        # allocation counted per call for games of at most this many calls
 
 
 def record_game(preset, variant="oware", seed=1, scan_ms=50):
     """Play a game on CPython; return the calls the controller got, and its journal records."""
     import hands
-    board = config.check(json.loads((ROOT / "hardware" / preset).read_text()))
+    board = config.check(board_config(preset))
     calls = []
     real_feed = Controller.feed_observation
     real_press = Controller.press
@@ -133,10 +152,37 @@ from sowlight_fw import config
 from sowlight_fw.controller import Controller
 board = config.check(json.load(open(%r)))
 calls = json.load(open("/data/calls.json"))
+
+
+def replay(c, upto=None):
+    for kind, arg, now in calls[:upto]:
+        if kind == "o":
+            c.feed_observation(arg, now)
+        elif kind == "t":
+            c.tick(now)
+        else:
+            c.press(arg, now)
+        del c.outbox[:]
+        del c.records[:]
+
+
+# The host compiles the VM's own code as it is first used (a code path met for the first time
+# costs a few hundred microseconds the first time only, on whichever call meets it): the game is
+# played through once untimed, then timed on a fresh controller.  The host also recompiles the
+# code that runs often, as it runs: a call is slow then, at the same point of every run of the
+# same calls.  So each run plays a different part of the game again before the timed one: its
+# timed calls come after a different amount of work, and a call's fastest run is one without.
+c = Controller(board)
+c.new_game(%r)
+replay(c)
+c = Controller(board)
+c.new_game(%r)
+replay(c, %d)
 c = Controller(board)
 c.new_game(%r)
 times = []
 allocs = []
+count = %r          # count each call's allocation too (gc.mem_alloc() walks the whole heap: one run does it)
 gc.collect()
 gc.disable()        # collections are counted apart (bytes allocated per step), not in a step's time
 
@@ -153,8 +199,14 @@ for i in range(200):
     nothing(0, 0)
     own_us = min(own_us, since_us(t))
     own_b = gc.mem_alloc() - m
+# The VM stops now and then for the host, every so many bytecodes: at the same calls in
+# every run of the same code.  Each run starts that count at a different place, so that
+# the stops fall on different calls and a call's fastest run is one without a stop.
+for _ in range(%d):
+    pass
 for kind, arg, now in calls:
-    m = gc.mem_alloc()
+    if count:
+        m = gc.mem_alloc()
     t = clock_us()
     if kind == "o":
         c.feed_observation(arg, now)
@@ -163,7 +215,8 @@ for kind, arg, now in calls:
     else:
         c.press(arg, now)
     times.append(since_us(t) - own_us)
-    allocs.append(gc.mem_alloc() - m - own_b)
+    if count:
+        allocs.append(gc.mem_alloc() - m - own_b)
     del c.outbox[:]
     del c.records[:]
 gc.enable()
@@ -281,6 +334,8 @@ def main(argv):
     ap.add_argument("--baseline", metavar="DIR", help="step: replay also with the sowlight_fw package in DIR "
                     "(e.g. a git worktree's firmware/) and print the ratio: a before/after in the same run")
     ap.add_argument("--firmware", metavar="DIR", help="step: replay the sowlight_fw package in DIR instead of this tree's")
+    ap.add_argument("--variant", default="oware", help="step: the game replayed (default oware; a four-row game such as "
+                    "kombe or omweso plays on the 4x8 board, with load cells and with occupancy sensors)")
     args = ap.parse_args(argv)
     parts = args.part or ["step", "heap", "hints", "journal"]
     for x in parts:
@@ -291,7 +346,7 @@ def main(argv):
     if not stone:
         print("pystone not found (set SOWLIGHT_PYSTONE=path/to/pystone.py): times are the VM's own")
     if "step" in parts:
-        bench_steps(vm, stone, args.baseline, args.firmware)
+        bench_steps(vm, stone, args.baseline, args.firmware, mancala.variant_info(args.variant)["id"])
     if "heap" in parts:
         bench_heap(vm)
     if "hints" in parts:
@@ -314,7 +369,7 @@ def best_pystones(vm, d, runs=3, loops=3000):
     return float(vm.run(PYSTONE % (runs, loops), mounts={"/data": d}, timeout=300).strip().splitlines()[-1])
 
 
-def replay(vm, preset, d, firmwares):
+def replay(vm, variant, d, firmwares):
     """The recorded calls replayed REPEAT times for each firmware (None: this tree's; else a directory
     holding a sowlight_fw package), the firmwares taking turns so that a busy spell of the machine
     falls on all of them, each run in a fresh VM.  For each firmware: the fastest time of each call,
@@ -325,41 +380,52 @@ def replay(vm, preset, d, firmwares):
     play_us = [None] * len(firmwares)
     ends = [None] * len(firmwares)
     stones = 0
-    for _ in range(REPEAT):
+    for run in range(REPEAT):
         for k, fw in enumerate(firmwares):
             mounts = dict(MOUNTS, **{"/data": d})
             if fw is not None:
                 mounts["/"] = fw
             # A heap big enough from the start: this port collects only between runs and grows
             # its heap when full, and a growth in the middle would be timed as some call's.
-            out = vm.run(REPLAY % ("/" + preset, "oware", "oware"), mounts=mounts, timeout=900, heap_kb=REPLAY_HEAP_KB)
+            n_calls = len(json.loads((Path(d) / "calls.json").read_text()))
+            part = (run * 1543) % max(1, n_calls)
+            # Each call's allocation is counted in the first run (gc.mem_alloc() walks the whole
+            # heap at every call: not for a game much longer than Oware's).
+            count = run == 0 and n_calls <= COUNT_CALLS
+            out = vm.run(REPLAY % ("/data/board.json", variant, variant, part, variant, count, 1 + 997 * run, variant),
+                         mounts=mounts, timeout=3600, heap_kb=max(REPLAY_HEAP_KB, n_calls // 2))
             times, play, n, state, alloc = json.loads(out.strip().splitlines()[-1])
             best[k] = times if best[k] is None else [min(x, y) for x, y in zip(best[k], times)]
             play_us[k] = play / max(1, n) if play_us[k] is None else min(play_us[k], play / max(1, n))
-            allocs[k] = alloc
+            if run == 0:
+                allocs[k] = alloc
             ends[k] = (state, n)
         if (Path(d) / "pystone_mp.py").exists():
             stones = max(stones, best_pystones(vm, d))
     return [(best[k], allocs[k], play_us[k], ends[k][0], ends[k][1]) for k in range(len(firmwares))], stones
 
 
-def bench_steps(vm, stone, baseline=None, firmware=None):
+def bench_steps(vm, stone, baseline=None, firmware=None, variant="oware"):
     import tempfile
-    print("\ncontroller step on the VM (a whole game of Oware replayed, every scan (%d ms) and press;"
-          " each step's fastest of %d runs):" % (SCAN_MS, REPEAT))
+    title = mancala.variant_info(variant)["title"]
+    four_rows = mancala.variant_info(variant)["rows"] == 4
+    seed = STEP_SEED.get(variant, 2)
+    print("\ncontroller step on the VM (a whole game of %s (hands' seed %d) replayed, every scan (%d ms) and press;"
+          " each step's fastest of %d runs):" % (title, seed, SCAN_MS, REPEAT))
     print("%-11s %-9s %6s %8s %8s %8s %8s %9s %9s %9s %9s %11s" % (
         "sensors", "firmware", "calls", "mean us", "p99 us", "max us", "x RP2040", "RP mean", "RP p99", "RP max",
         "max/play", "alloc B/call"))
-    for label, preset in PRESETS.items():
-        calls, records = record_game(preset, scan_ms=SCAN_MS)
+    for label, preset in (PRESETS_4X8 if four_rows else PRESETS).items():
+        calls, records = record_game(preset, variant=variant, seed=seed, scan_ms=SCAN_MS)
         moves = [r["move"] for r in records if r["kind"] == "move"]
         with tempfile.TemporaryDirectory() as d:
+            Path(d, "board.json").write_text(json.dumps(board_config(preset)))
             Path(d, "calls.json").write_text(json.dumps(calls))
             Path(d, "moves.json").write_text(json.dumps(moves))
             if stone:
                 Path(d, "pystone_mp.py").write_text(pystone_source(stone))
             names = ["this tree"] + (["baseline"] if baseline else [])
-            results, stones = replay(vm, preset, d, [firmware] + ([baseline] if baseline else []))
+            results, stones = replay(vm, variant, d, [firmware] + ([baseline] if baseline else []))
             k = stones / RP2040_PYSTONES if stones else None
 
             def rp(us):
@@ -371,7 +437,7 @@ def bench_steps(vm, stone, baseline=None, firmware=None):
                 print("%-11s %-9s %6d %8.0f %8.0f %8.0f %8s %s %s %s %9.1f %5.0f/%-5d" % (
                     label, name, len(times), mean, pct(busy, 0.99), busy[-1], "%.1f" % k if k else "-",
                     rp(mean), rp(pct(busy, 0.99)), rp(busy[-1]), busy[-1] / per_move_play,
-                    sum(allocs) / len(allocs), max(allocs)))
+                    sum(allocs) / max(1, len(allocs)), max(allocs or [0])))
                 maxes.append((busy[-1], pct(busy, 0.99), mean))
                 if name == "this tree":
                     slow = sorted(range(len(times)), key=lambda i: -times[i])[:3]

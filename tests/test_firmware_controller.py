@@ -288,6 +288,7 @@ def test_a_trail_of_several_seeds_into_one_cell_is_counted_in_the_leds_message()
     assert c.command({"type": "set_pos", "pos": pos}, h.now)["type"] == "ok"
     hands.arrange(h, hands.expected_counts(c))
     h.lift(5)
+    h.wait(200)                                    # (the `leds` message is made in idle scans)
     lit = last_leds(c)
     assert [lit[cell] for cell in (6, 7, 8)] == [("trail", 2)] * 3
     assert all(lit[cell] == ("trail",) for cell in (0, 1, 2, 3, 4, 9, 10, 11))
@@ -362,6 +363,80 @@ def test_drops_the_sensors_cannot_see_stay_lit_as_a_trail_until_the_next_lift():
     assert [r["move"] for r in c.records if r["kind"] == "move"] == [2, 9]
 
 
+def test_a_trail_cell_that_alternates_with_a_take_says_both_roles():
+    board = preset("2x6-stores")
+    h = hands.start(board, "oware")
+    c = h.c
+    # F's one seed goes into G, which holds one already (occupancy sensors cannot see it), and
+    # G then holds two: a capture, seen when G is emptied.
+    pos = {"pits": [0, 0, 0, 2, 0, 1, 1, 0, 3, 0, 0, 0], "stores": [18, 23], "to_move": 0}
+    assert c.command({"type": "set_pos", "pos": pos}, h.now)["type"] == "ok"
+    hands.arrange(h, hands.expected_counts(c))
+    h.lift(5)
+    view = hands.watch(c, h.now)
+    assert view[6] == (C.TRAIL, C.TAKE, 1) and view[12] == (C.DEST, None, 1)   # the seed first, then take
+    assert c.roles[6] == C.TRAIL and c.alt[6] == C.TAKE
+    lit = [item for item in c.lit() if item[0] == 6]
+    assert lit == [[6, "take"], [6, "trail"]]           # both roles it has, the seed (first) last
+    h.wait(300)
+    assert [item for item in last_leds(c).items()] and \
+        [m for m in c.outbox if m["type"] == "leds"][-1]["lit"] == c.lit()
+    h.drop(6)
+    h.take(6, 12)
+    assert c.records[-1]["kind"] == "move" and c.game.stores == [20, 23]
+    assert h.seeds.counts == hands.expected_counts(c)
+
+
+def test_a_count_above_nine_flashes_nine_times_and_the_leds_message_says_it_all():
+    board = preset("2x6-stores-hx711")
+    c = Controller(board)
+    c.new_game("oware")
+    h = hands.Hands(c, hands.Seeds(board.cells), hands.Sensors(board), seed=1)
+    h.add(0, 20)
+    assert last_leds(c)[0] == ("remove", 16)
+    assert hands.watch(c, h.now)[0] == (C.REMOVE, None, 9)
+
+
+def test_feeding_one_seed_into_an_empty_row_is_shown_as_a_take_of_one_seed():
+    for kind in ("load-cells", "occupancy"):
+        board = BOARDS[kind]()
+        h = hands.start(board, "lane", options={"setup": "even"})
+        c = h.c
+        # Player 1's row is empty: player 0 must feed one seed of a pit into it (Lane's rule).
+        pos = {"pits": [0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0], "stores": [30, 39], "to_move": 0}
+        assert c.command({"type": "set_pos", "pos": pos}, h.now)["type"] == "ok"
+        assert c.game.legal_moves() == [("feed", 2)]
+        hands.arrange(h, hands.expected_counts(c))
+        counted = []
+        view = hands.watch(c, h.now, counted=counted)
+        assert view[2] == (C.TAKE, None, 1) and 2 in counted      # one flash: one seed
+        assert [2, "take", 1] in c.lit()
+        h.step()                                                   # the hands take one seed ...
+        assert h.seeds.counts[2] == 2 and h.seeds.hand == 1
+        h.step()                                                   # ... and drop it into a
+        assert [r for r in c.records if r["kind"] == "move"][-1]["move"] == ["feed", 2]
+        assert h.seeds.counts == hands.expected_counts(c)
+
+
+def test_an_empty_set_up_starts_by_itself_on_load_cells():
+    board = preset("2x6-stores-hx711")
+    c = Controller(board)
+    h = hands.Hands(c, hands.Seeds(board.cells), hands.Sensors(board), seed=1)
+    h.wait(500)                                # the empty board, seen while the menu shows
+    assert c.state == "menu"
+    assert c.command({"type": "new_game", "variant": "lane"}, h.now)["type"] == "ok"
+    assert c.state == "placing" and h.presses == 0              # no confirm: the sensors agree
+    assert any(m.get("msg", "").startswith("set-up complete") for m in c.outbox if m["type"] == "log")
+    # The same for a set-up with seeds, when the board holds it already.
+    c.command({"type": "new_game", "variant": "oware", "options": {}}, h.now)
+    assert c.state == "setup"
+    for p in range(12):
+        h.add(p, 4)
+    assert c.state == "await_lift"
+    c.command({"type": "new_game", "variant": "oware"}, h.now)
+    assert c.state == "await_lift" and c.game_no == 3
+
+
 def test_the_winner_side_lights_up_at_the_end_and_confirm_starts_again():
     board = preset("2x6-stores-hx711")
     h = hands.start(board, "kalah", seed=3)
@@ -400,18 +475,20 @@ def test_render_blinks_and_counts():
 
 # ----- a free placing stage (Lane, the Egyptian games) ------------------------------------
 
-@pytest.mark.parametrize("variant,seed", [("lane", 4), ("egyptian-simple", 2), ("egyptian-advanced", 1)])
+@pytest.mark.parametrize("variant,seed", [("lane", 4), ("egyptian-simple", 2), ("egyptian-advanced", 1),
+                                          ("syrian", 1), ("syrian", 2)])
 def test_a_free_placing_stage_is_guided_by_the_leds_and_journalled_on_load_cells(variant, seed):
     board = preset("2x6-stores-hx711")
     h = hands.start(board, variant, seed=seed)
     c = h.c
     g0 = mancala.Game(variant)
     assert c.state == "placing" and c.game.phase == "setup"
-    # The pits that may take seeds want them; nothing else is lit.
+    # The pits that may take seeds want them; nothing else is lit.  (Syrian's seven pits a row
+    # play the board's stores as each row's last pit.)
     view = hands.watch(c, h.now)
-    assert [cell for cell in range(12) if view[cell][0] == C.NEED] == \
-        [c.gmap[p] for p in range(12) if g0.max_place(p) > 0]
-    assert all(view[cell][0] == C.OFF for cell in range(12) if view[cell][0] != C.NEED)
+    want = sorted(c.gmap[p] for p in range(g0.n_pits) if g0.max_place(p) > 0)
+    assert [cell for cell in range(board.cells) if view[cell][0] == C.NEED] == want
+    assert all(view[cell][0] == C.OFF for cell in range(board.cells) if view[cell][0] != C.NEED)
     h.play(20000)
     assert c.state == "over" and h.seeds.counts == hands.expected_counts(c)
     moves = [r for r in c.records if r["kind"] == "move"]
@@ -465,15 +542,25 @@ def test_handfuls_become_placements_once_the_board_is_still_and_a_wrong_one_flas
     h.wait(1000)
     assert [r["move"] for r in c.records if r["kind"] == "move"] == [["place", 2, 7]]
     assert c.game.pits[2] == 7 and c.game.outside() == 65 and c.state == "placing"
+    # The placement taken shows: C glows READY (until seeds go in there again, or the next is taken).
+    assert hands.watch(c, h.now)[2] == (C.READY, None, 1) and [2, "ready"] in c.lit()
+    h.add(2, 1)
+    assert hands.watch(c, h.now)[2][0] == C.NEED
+    h.wait(1000)
+    assert c.records[-1]["move"] == ["place", 2, 1] and hands.watch(c, h.now)[2][0] == C.READY
+    h.press("undo")
+    h.remove(2, 1)
+    h.wait(1000)
+    assert c.game.pits[2] == 7 and c.ply == 3 and not c.mismatch
     # With C holding seeds, A (a leftmost pit) can no longer take any: seeds put there flash.
     assert c.game.max_place(0) == 0 and hands.watch(c, h.now)[0][0] == C.OFF
     h.add(0, 2)
     h.wait(1000)
-    assert c.mismatch and c.wrong == [0] and c.ply == 1
+    assert c.mismatch and c.wrong == [0] and c.ply == 3
     assert hands.watch(c, h.now)[0] == (C.REMOVE, C.ERROR, 1)
     assert any("A cannot take seeds now" in m["msg"] for m in c.outbox if m["type"] == "log")
     h.remove(0, 2)
-    assert not c.mismatch and c.ply == 1
+    assert not c.mismatch and c.ply == 3
     # Undo takes the last placement back: C flashes until its seeds are out again.
     h.press("undo")
     h.wait(1000)
@@ -575,9 +662,13 @@ def test_after_a_move_the_hint_is_searched_while_the_board_is_idle():
     h.scan()                                       # the last drop: this scan ends the move ...
     h.now += 200
     h.scan()
+    assert c.ply == 0                              # (the move is played over the next scans:
+    for _ in range(3):                             # one piece of work a scan)
+        h.now += 20
+        h.scan()
     assert c.ply == 1 and c.game.to_move == 1
     assert c._hint_due and not any(v[0] == C.HINT for v in hands.watch(c, h.now))   # ... without searching
-    h.wait(600)                                    # idle scans: the link's messages, the traces, the search
+    h.wait(1000)                                   # idle scans: the link's messages, the traces, the search
     from mancala.search import best_move
     expect = best_move(c.game, depth=3, max_nodes=30000).best
     assert c.hint_move == expect and hands.watch(c, h.now)[expect][0] == C.HINT

@@ -127,6 +127,9 @@ def _tuplify(move):
     return move
 
 
+# Messages for the link are made in idle scans, a few steps' worth a scan (Controller._idle):
+# each job's work(ctl, most) puts what it has made into ctl.outbox, True once it is done.
+
 class _MoveMessage:
     """A `move` message whose trace (Steps: (kind, pit, count, to) tuples) becomes the
     protocol's lists a few steps at a time."""
@@ -137,30 +140,66 @@ class _MoveMessage:
         if steps is not None:
             msg["trace"] = []
 
-    def work(self, most):
-        """Write out up to `most` more steps; True when the message is complete."""
+    def work(self, ctl, most):
         steps = self.steps
-        if steps is None:
-            return True
-        out = self.msg["trace"]
-        i = len(out)
-        end = min(len(steps), i + most)
-        while i < end:
-            out.append(list(steps[i]))
-            i += 1
-        return i == len(steps)
+        if steps is not None:
+            out = self.msg["trace"]
+            i = len(out)
+            end = min(len(steps), i + most)
+            while i < end:
+                out.append(list(steps[i]))
+                i += 1
+            if i < len(steps):
+                return False
+        ctl.outbox.append(self.msg)
+        return True
+
+
+class _StepMessages:
+    """The `step` events of steps the hands made (dropped, lifted), a few a scan."""
+
+    def __init__(self, game_no, ply, first, steps, counting):
+        self.head = (game_no, ply, first, counting)
+        self.steps = list(steps)
+        self.done = 0
+
+    def more(self, game_no, ply, first, steps):
+        """Take the steps the hands made next into this job; False if they do not follow on."""
+        head = self.head
+        if head[0] != game_no or head[1] != ply or head[2] + len(self.steps) != first:
+            return False
+        self.steps.extend(steps)
+        return True
+
+    def work(self, ctl, most):
+        game_no, ply, first, counting = self.head
+        steps = self.steps
+        k = self.done
+        end = min(len(steps), k + (most >> 2) + 1)
+        while k < end:
+            s = steps[k]
+            kind = s[0]
+            if kind == "drop" or kind == "place":
+                ev = "dropped"
+            elif kind == "lift" or kind == "relay" or kind == "take":
+                ev = "lifted"
+            else:
+                ev = None           # extra turn, pass ...: nothing the hands did
+            if ev is not None:
+                msg = {"type": "step", "game": game_no, "ply": ply, "ev": ev, "cell": s[1], "i": first + k}
+                if counting and ev == "lifted":
+                    msg["n"] = s[2]
+                ctl.outbox.append(msg)
+            k += 1
+        self.done = k
+        return k == len(steps)
 
 
 class _LedsMessage:
     """The `leds` message, made from what is lit when it is sent."""
 
-    def __init__(self, ctl):
-        self.ctl = ctl
-        self.msg = None
-
-    def work(self, most):
-        ctl = self.ctl
-        self.msg = {"type": "leds", "lit": ctl.lit(), "game": ctl.game_no}
+    def work(self, ctl, most):
+        ctl.outbox.append({"type": "leds", "lit": ctl.lit(), "game": ctl.game_no})
         return True
 
 
@@ -197,10 +236,16 @@ class Controller:
         self.steady = bytes(self.alt)
         self.rendered_beat = None           # the blink beat self.frame was drawn for (None: draw it again)
         self.faulty = False                 # some sensor is noisy or overruled (its cell shows FAULT)
-        self._shown = bytearray(3 * n)      # roles, alternates and counts the last `leds` message said
+        self._said = (bytearray(n), bytearray(n), bytearray(n))   # roles, alternates, counts the last `leds` said
         self.records = []
         self.outbox = []
-        self._later = []                    # messages finished in idle scans (_MoveMessage, _LedsMessage)
+        self._later = []                    # messages finished in idle scans (_MoveMessage, _StepMessages, _LedsMessage)
+        self._due = 0                       # the pieces of work a finished move still leaves (_work_due)
+        self._made = None                   # that move: (trail, move, trace)
+        self._dirty = False                 # an observation waits to be looked at (_work_due came first)
+        self._show_due = False              # the lights are to be made again (in the next scan)
+        self._cares = 0                     # how many times the sensors trusted changed
+        self._mapped = bytearray(n)         # 1: a cell the game plays (gmap's board cells)
         self.service_request = None         # "self_test" or "calibrate" when the menu asks the app for it
         # The game.
         self.state = MENU_STATE
@@ -220,6 +265,7 @@ class Controller:
         self._pending = False               # the board disagrees; flash once it is still
         self.trail = bytearray(n)           # turn over: seeds still to drop where sensors cannot see
         self.trail_lit = False
+        self.placed = -1                    # placing: the cell of the placement just taken (lit READY)
         self.selected = 0                   # the alternative picked with hint at an unseen choice
         self.error_text = None
         self._resumed_setup = False
@@ -240,30 +286,38 @@ class Controller:
     def feed_observation(self, values, now_ms):
         """One scan of the sensors: a value per board cell (0/1 or a count; -1 unknown/hand; None unsensed)."""
         self.now = now_ms
-        changed = self.observer.feed(values, now_ms)
-        if self.observer.events:
-            self._noise_events()   # which sensors count changes what agrees: look again
-            changed = True
-        if changed:
-            self._observed(now_ms)
-        else:
-            self._check_quiet(now_ms)
-            self._idle()
+        self._scanned(self.observer.feed(values, now_ms), now_ms)
         self.render(now_ms)
 
     def tick(self, now_ms):
         """Time passes with no new reading."""
         self.now = now_ms
-        changed = self.observer.settle(now_ms)
-        if self.observer.events:
-            self._noise_events()
-            changed = True
-        if changed:
-            self._observed(now_ms)
-        else:
-            self._check_quiet(now_ms)
-            self._idle()
+        self.observer.moved = False
+        self._scanned(self.observer.settle(now_ms), now_ms)
         return self.render(now_ms)
+
+    def _scanned(self, changed, now):
+        if self.observer.events:
+            self._noise_events()   # which sensors count changes what agrees: look again
+            changed = True
+        if self._due:
+            # A move was just finished: its work comes first, a piece a scan; what the
+            # sensors saw meanwhile is looked at once it is done.
+            if changed:
+                self._dirty = True
+            self._work_due()
+        elif self._show_due:
+            # The lights for what the last scan found come before anything new is looked at.
+            if changed:
+                self._dirty = True
+            self._refresh()
+        elif changed or self._dirty:
+            self._dirty = False
+            self._observed(now)
+        else:
+            self._check_quiet(now)
+            if not self.observer.moved:
+                self._idle()    # (not while readings move: hands over the board, a scan's work is theirs)
 
     def _idle(self):
         # Nothing happened: a good moment for the work a move's end leaves, one piece a
@@ -271,11 +325,9 @@ class Controller:
         # (up to hint_ms).
         mv = self.follower.mv
         if self._later:
-            job = self._later[0]
-            if job.work(_STEPS_A_SCAN):
+            if self._later[0].work(self, _STEPS_A_SCAN):
                 self._later.pop(0)
-                self.outbox.append(job.msg)
-        elif mv is not None and mv.building():
+        elif mv is not None and mv.prebuild and mv.building():
             mv.build_one()
         elif self._hint_due:
             self._update_hint()
@@ -286,6 +338,7 @@ class Controller:
         if button not in BUTTONS:
             raise ValueError("unknown button %r: buttons are %s" % (button, ", ".join(BUTTONS)))
         self.now = now_ms
+        self._finish_due()
         st = self.state
         before = self._summary()
         said = len(self.outbox)
@@ -314,6 +367,7 @@ class Controller:
         elif st == ERROR_STATE:
             if button == "confirm":
                 self.recover()
+        self._finish_due()         # a move ended by confirm is played at once
         if self._summary() != before:
             # A button changed the game (a new game, a move taken back, a move ended by confirm
             # ...) or what the board is doing: the host hears it as from a link request.
@@ -333,6 +387,7 @@ class Controller:
         if now_ms is None:
             now_ms = _now_ms()
         self.now = now_ms
+        self._finish_due()
         t = msg.get("type")
         try:
             if t == "get_state":
@@ -394,6 +449,7 @@ class Controller:
 
     def new_game(self, variant, options=None, pos=None):
         """Start a game (ends the one in progress in the journal); the board then shows the set-up."""
+        self._finish_due()
         options = dict(options or {})
         game = self._make(variant, options, pos)
         ident = getattr(game, "id", variant)
@@ -417,6 +473,10 @@ class Controller:
         self.state = SETUP
         self._clear_marks()
         self._log("info", "new game %d: %s" % (self.game_no, ident))
+        if self.counting:
+            # The board may hold the set-up already (an empty one, for a game whose seeds are
+            # placed by the handful): load cells see that, and the game starts at once.
+            self._setup_check()
 
     def _uncountable(self, game):
         """Why a free placing stage cannot be played on this board, and what can."""
@@ -448,6 +508,7 @@ class Controller:
         return getattr(game, "id", None) or self.variant
 
     def set_position(self, pos):
+        self._finish_due()
         if self.game is None:
             raise CommandError("no_game", "there is no game to set a position in: start one first")
         if not isinstance(pos, dict) or not isinstance(pos.get("pits"), list):
@@ -461,6 +522,7 @@ class Controller:
 
     def resume(self, game_no, records, now_ms=None):
         """Rebuild a game from its journal records (after a reset); True when it could."""
+        self._finish_due()
         if game_no >= self.next_game:
             self.next_game = game_no + 1
         game = None
@@ -511,6 +573,7 @@ class Controller:
 
     def fail(self, text):
         """Something outside the controller failed (storage, a sensor bus): show the error pattern."""
+        self._finish_due()
         if self.state != ERROR_STATE:
             self._back_from_error = self.state
         self.state = ERROR_STATE
@@ -526,6 +589,7 @@ class Controller:
 
     def enter_service(self, which):
         """The app runs self-test or calibration: the controller stands aside."""
+        self._finish_due()
         self._service_back = self.state
         self.state = SELF_TEST if which == "self_test" else CALIBRATING
         self._refresh()
@@ -574,11 +638,22 @@ class Controller:
     def _observed(self, now):
         self._hold = False
         st = self.state
+        f = self.follower
+        before = (f.index, f.mv, self.mismatch, self.wrong, self.trail_lit, self._cares)
         if st == SETUP:
             self._setup_check()
         elif st in _PLAY or st == PLACING:
             self._follow(now)
-        self._refresh()
+        if self._due:
+            return                  # (a move just finished: the next move's lights come with its work)
+        if st in _PLAY and self.state in _PLAY:
+            # The lights for the step the hands made in the next scan: one piece of work a scan
+            # (none when the look found nothing new: the hands are still under way).
+            if (f.index, f.mv, self.mismatch, self.wrong, self.trail_lit, self._cares) != before \
+                    or self._partial_place() is not None:       # (seeds going in: how many are missing)
+                self._show_due = True
+        else:
+            self._refresh()
 
     def _check_quiet(self, now):
         if self._pending and (self.state in _PLAY or self.state == PLACING) and self.observer.quiet(now):
@@ -600,21 +675,21 @@ class Controller:
         self._update_care()
 
     def _update_care(self):
+        self._cares += 1            # (the lights of cells not trusted may change)
         care = self.follower.care
         noisy = self.observer.noisy
+        mapped = self._mapped
         faulty = False
         for c in range(self.cells):
-            care[c] = 1 if (self.sensed[c] and not self.masked[c] and not noisy[c] and self._mapped(c)) else 0
+            care[c] = 1 if (self.sensed[c] and not self.masked[c] and not noisy[c] and mapped[c]) else 0
             if noisy[c] or self.masked[c]:
                 faulty = True
         self.faulty = faulty
         self.follower.care_changed()
 
-    def _mapped(self, c):
-        return c in self.gmap
-
     def _follow(self, now):
         """Find what the hands did; advance; or note that the board disagrees."""
+        self._dirty = False         # (what the sensors see now is looked at here)
         if self.state == PLACING:
             self._placing_look(now)
             return
@@ -631,10 +706,12 @@ class Controller:
                 return
             if depth is None:
                 break
-            for s in steps:
-                self._advance(s)
             if steps:
+                self._advance(steps)
                 self._progress()
+                if self._due:
+                    self._dirty = True      # looked at again once the move is played
+                    return
                 self._unmask(obs)
             if ambiguous:
                 # The board matches more than one way the hands could have gone: wait.
@@ -647,7 +724,7 @@ class Controller:
             stop = f.next_lift_after_stop(obs) if f.mv.can_stop() else None
             if stop is not None:
                 self._commit(None)
-                self._follow(now)
+                self._dirty = True          # then the next player's lift
                 return
             # Seeds put back where they were: the move in progress is taken back.
             start = f.load(self.game.cells(), self._tmp)
@@ -735,18 +812,15 @@ class Controller:
         f = self.follower
         if not self.counting or f.mv is None or (f.index == 0 and f.mv.building()):
             return None
-        run, ends = f.forced_run(self.settings["lookahead"])
-        tmp = self._tmp
-        for c in range(self.cells):
-            tmp[c] = f.counts[c]
-        for s in run:
-            if f.visible(tmp, s):
-                if s.kind == "place" and s.count > 1 and self.gmap[s.pit] >= 0:
-                    c = self.gmap[s.pit]
-                    return c, tmp[c], tmp[c] + s.count
-                return None
-            f.apply(tmp, s)
-        return None
+        run, seen, ends = f.forced_run(self.settings["lookahead"])
+        if not seen:
+            return None
+        s = run[-1]
+        c = self.gmap[s.pit] if s.pit >= 0 else -1
+        if s.kind != "place" or s.count <= 1 or c < 0:
+            return None
+        had = f.ahead[c]        # what it holds after the steps before it, unseen
+        return c, had, had + s.count
 
     def _why_not(self, pit):
         g = self.game
@@ -785,24 +859,18 @@ class Controller:
 
     # ================================================================ internals: steps and moves
 
-    def _advance(self, s):
+    def _advance(self, steps):
+        """The hands made `steps` (a list): the follower goes on; the link hears of them in idle scans."""
         f = self.follower
-        f.advance(s)
+        first = f.index
+        f.advance_run(steps)
         if self.trail_lit:
             self._clear_trail()
         if self.state != MOVE:
             self.state = MOVE
-        k = s.kind
-        if k == "drop" or k == "place":
-            ev = "dropped"
-        elif k in ("lift", "relay", "take"):
-            ev = "lifted"
-        else:
-            return
-        msg = {"type": "step", "game": self.game_no, "ply": self.ply + 1, "ev": ev, "cell": s.pit, "i": f.index - 1}
-        if self.counting and ev == "lifted":
-            msg["n"] = s.count
-        self._send(msg)
+        later = self._later
+        if not (later and isinstance(later[-1], _StepMessages) and later[-1].more(self.game_no, self.ply + 1, first, steps)):
+            later.append(_StepMessages(self.game_no, self.ply + 1, first, steps, self.counting))
 
     def _progress(self):
         """After steps were made: pass markers, end the move if nothing more can come or be seen."""
@@ -811,16 +879,9 @@ class Controller:
         if f.mv.done():
             self._commit(None)
             return
-        run, ends = f.forced_run(self.settings["lookahead"])
-        if not ends or not run:
+        run, seen, ends = f.forced_run(self.settings["lookahead"])
+        if seen or not ends or not run:
             return
-        tmp = self._tmp
-        for c in range(self.cells):
-            tmp[c] = f.counts[c]
-        for s in run:
-            if f.visible(tmp, s):
-                return
-            f.apply(tmp, s)
         # The rest of the move is forced and the sensors cannot see any of it:
         # it is complete as far as the board can ever know.  Its drops stay lit.
         trail = self.trail
@@ -831,31 +892,60 @@ class Controller:
                 b = self.gmap[s.pit]
                 if b >= 0 and trail[b] < 255:
                     trail[b] += 1
-            f.advance(s)
         self.trail_lit = True
-        self._commit(trail)
+        # Every trace still possible ends with this run, step for step: the move is the
+        # first's (as MoveInProgress.move() would say once the run was made), and the
+        # follower starts afresh after it, so the run's steps need not be walked.
+        p = f.mv.paths()[0]
+        self._commit(trail, p[0], p[1])
 
-    def _commit(self, trail):
-        """The move is made: play it, journal it, tell the link, expect the next one."""
+    def _commit(self, trail, move=None, trace=None):
+        """The move is made: it is played, journalled, told to the link, and the next one
+        expected over the next scans (_work_due)."""
         f = self.follower
-        g = self.game
-        player = g.to_move
-        move = f.mv.move()
-        trace = None
-        for p in f.mv.paths():
-            if p[0] == move and len(p[1]) == f.index:
-                trace = p[1]
-                break
-        # The move's trace is known already: the fast path makes the same move
-        # without tracing it again (MoveInProgress.finish would play it traced).
-        name = g.move_name(move)
-        g.push(move)
-        self._played(player, move, name, trace)
-        f.start(g, self.gmap, lazy=True)
-        self.selected = 0
-        if trail is None:
-            self._clear_trail()
-        self._next_turn(trail)
+        if move is None:
+            move = f.mv.move()
+            for p in f.mv.paths():
+                if p[0] == move and len(p[1]) == f.index:
+                    trace = p[1]
+                    break
+        self._made = (trail, move, trace)
+        self._due = 1
+
+    def _work_due(self):
+        """One piece of the work a finished move leaves, one piece a scan so that no scan takes
+        long (a step of the hands and the move's end in one would): 1. the move made in the
+        rules core, journalled, told to the link; 2. the next move expected (or the game's
+        end); 3. the lights for it.  Until then the lights stay as they were (some 60 ms)."""
+        d = self._due
+        trail = self._made[0]
+        if d == 1:
+            g = self.game
+            move = self._made[1]
+            player = g.to_move
+            # The move's trace is known already: the fast path makes the same move
+            # without tracing it again (MoveInProgress.finish would play it traced).
+            name = g.move_name(move)
+            g.push(move)
+            self._played(player, move, name, self._made[2])
+            self._due = 2
+        elif d == 2:
+            self.follower.start(self.game, self.gmap)
+            self.selected = 0
+            if trail is None:
+                self._clear_trail()
+            self._next_turn(trail)
+            self._due = 3
+        else:
+            self._due = 0
+            self._made = None
+            self._refresh()
+            self._dirty = True      # the board is looked at again: the next player may have begun
+
+    def _finish_due(self):
+        """The work a finished move leaves, all of it now (a button, a link request)."""
+        while self._due:
+            self._work_due()
 
     def _played(self, player, move, name, trace):
         """Journal a move played and tell the link (its trace: the Steps the hands made)."""
@@ -865,7 +955,6 @@ class Controller:
                "name": name, "trace": None, "pos": self._pos(self.game)}
         # The trace is written out for the link in idle scans, a few steps a scan: a long
         # relay's would hold up the lights of the next turn.
-        self._flush_later()
         self._later.append(_MoveMessage(msg, trace if len(trace) <= _MAX_TRACE_STEPS else None))
 
     def _next_turn(self, trail=None):
@@ -889,6 +978,9 @@ class Controller:
         """The board changed while seeds are being placed: placements are taken once it is still."""
         f = self.follower
         obs = self.observer.stable
+        p = self.placed
+        if p >= 0 and obs[p] != f.counts[p]:
+            self.placed = -1        # more seeds there: no longer the placement taken
         self._unmask(obs)
         if f.bad(obs, f.counts) == 0:
             self._settled()
@@ -919,6 +1011,7 @@ class Controller:
             self._played(player, move, name, trace)
             f.start(g, gmap)
             self._next_turn()
+            self.placed = c         # shown taken (READY) until that pit changes or the next is taken
             if self.state != PLACING:
                 break          # every seed is out: the next stage is a move like any other
         self._flag_mismatch()
@@ -977,8 +1070,8 @@ class Controller:
         return opts[0] if opts else None
 
     def _choice_here(self):
-        run, ends = self.follower.forced_run(self.settings["lookahead"])
-        return not ends and len(self._alternatives(len(run))) > 1
+        run, seen, ends = self.follower.forced_run(self.settings["lookahead"])
+        return not seen and not ends and len(self._alternatives(len(run))) > 1
 
     def _alternatives(self, ahead):
         """The distinct steps that may come `ahead` steps from now (where the traces part)."""
@@ -1077,26 +1170,18 @@ class Controller:
             unseen = self._unseen_lifts()
             if unseen:
                 # A lift the sensors cannot see, confirmed by the player.
-                self._advance(unseen[self.selected % len(unseen)])
+                self._advance([unseen[self.selected % len(unseen)]])
                 self.selected = 0
                 self._progress()
             elif not f.mv.building() and f.mv.can_stop():
                 self._commit(None)     # the move without steps (Lane's chooser keeps the board)
             return
         # "I did what the lights show": the drops the sensors cannot see are taken as made.
-        run, ends = f.forced_run(self.settings["lookahead"])
-        tmp = self._tmp
-        for c in range(self.cells):
-            tmp[c] = f.counts[c]
-        k = 0
-        for s in run:
-            if f.visible(tmp, s):
-                break
-            f.apply(tmp, s)
-            k += 1
-        for s in run[:k]:
-            self._advance(s)
-        if k < len(run) or ends:
+        run, seen, ends = f.forced_run(self.settings["lookahead"])
+        k = len(run) - 1 if seen else len(run)
+        if k:
+            self._advance(run[:k])
+        if seen or ends:
             self._progress()
             return
         alts = self._alternatives(0)
@@ -1106,7 +1191,7 @@ class Controller:
             pick = self.selected % n
             self.selected = 0
             if pick < len(alts):
-                self._advance(alts[pick])
+                self._advance([alts[pick]])
                 self._progress()
                 return
         if stop:
@@ -1123,16 +1208,10 @@ class Controller:
         f = self.follower
         if f.mv is None or f.index == 0:
             return False
-        run, ends = f.forced_run(self.settings["lookahead"])
-        if ends:
+        run, seen, ends = f.forced_run(self.settings["lookahead"])
+        if ends or seen:
             return False
-        tmp = self._tmp
-        for c in range(self.cells):
-            tmp[c] = f.counts[c]
-        for s in run:
-            if f.visible(tmp, s):
-                return False
-            f.apply(tmp, s)
+        tmp = f.ahead           # the board after the run (no step of it is seen)
         # Any alternative the sensors cannot see makes it a pick: the hands cannot
         # show that one, so hint picks it and confirm takes it (a visible one may
         # still simply be done).
@@ -1148,6 +1227,12 @@ class Controller:
         gmap = self._gmap(game)
         self.game = game
         self.gmap = gmap
+        mapped = self._mapped
+        mapped[:] = self.blank
+        for c in gmap:
+            if c >= 0:
+                mapped[c] = 1
+        self.placed = -1
         self.follower.start(game, gmap)
         self._update_care()
         self._hint_key = None
@@ -1211,7 +1296,7 @@ class Controller:
         self._log("info", "set-up complete: player %d to move" % self.game.to_move)
         self._send(self.state_message())
         self._update_hint()
-        self._follow(self.now)
+        self._dirty = True          # the board is looked at in the next scan (a move may be under way)
 
     def _end_abandoned(self):
         g = self.game
@@ -1250,17 +1335,17 @@ class Controller:
     # ================================================================ internals: showing it
 
     def _refresh(self):
+        self._show_due = False
         self._show()
-        n = self.cells
-        shown = self._shown
-        if shown[:n] != self.roles or shown[n:2 * n] != self.alt or shown[2 * n:] != self.cnt:
-            shown[:n] = self.roles
-            shown[n:2 * n] = self.alt
-            shown[2 * n:] = self.cnt
+        said = self._said
+        if said[0] != self.roles or said[1] != self.alt or said[2] != self.cnt:
+            said[0][:] = self.roles
+            said[1][:] = self.alt
+            said[2][:] = self.cnt
             # Said in an idle scan (what is lit then: a later change in between is said once).
             later = self._later
             if not later or not isinstance(later[-1], _LedsMessage):
-                later.append(_LedsMessage(self))
+                later.append(_LedsMessage())
 
     def _show(self):
         display.show(self)
@@ -1304,9 +1389,7 @@ class Controller:
     def _flush_later(self):
         later = self._later
         while later:
-            job = later.pop(0)
-            job.work(1 << 30)
-            self.outbox.append(job.msg)
+            later.pop(0).work(self, 1 << 30)
 
     def _log(self, level, text):
         self._send({"type": "log", "level": level, "msg": text})

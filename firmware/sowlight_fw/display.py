@@ -18,6 +18,7 @@ from .follow import is_marker
 PLAY_STATES = ("await_lift", "sowing", "turn_over")
 _SHOWS_FAULTS = PLAY_STATES + ("setup", "placing")
 _CHOICES = (DROP, RELAY, TAKE, DEST, NEED)    # steps that blink at a choice
+_MOST_FLASHES = 9    # a count above this flashes this many times (the `leds` message says the number)
 
 
 def lit(ctl):
@@ -37,8 +38,14 @@ def lit(ctl):
                 name = "choice"
             else:
                 name = ROLE_NAMES[r]
+                if r == TRAIL and a != STEADY and a != OFF:
+                    # A trail seed goes here first, then the cell is the next step (a relay, a
+                    # take, the next lift): the LEDs alternate the two.  Both are said, the step
+                    # first and the trail last (a viewer that keeps one entry a cell keeps what
+                    # comes first: the seed).
+                    out.append([c, ROLE_NAMES[a]])
             k = cnt[c]
-            out.append([c, name, k] if k > 1 else [c, name])
+            out.append([c, name, k] if k > 1 or (k and r == TAKE) else [c, name])
     return out
 
 
@@ -64,7 +71,9 @@ def render(ctl, now_ms, out=None):
         v = roles[c]
         if v:
             k = cnt[c]
-            if k > 1:
+            if k > 1 or (k and v == TAKE):     # (a take of one seed of several counts one)
+                if k > _MOST_FLASHES:
+                    k = _MOST_FLASHES
                 pos = beat % (2 * k + 2)
                 if pos >= 2 * k or pos & 1:
                     v = OFF
@@ -125,10 +134,10 @@ def show_setup(ctl):
         if ctl.counting:
             if o < k:
                 R[c] = NEED
-                ctl.cnt[c] = min(k - o, 9)
+                ctl.cnt[c] = min(k - o, 255)
             elif o > k:
                 R[c] = REMOVE
-                ctl.cnt[c] = min(o - k, 9)
+                ctl.cnt[c] = min(o - k, 255)
         elif k > 0 and o == 0:
             R[c] = NEED
         elif k == 0 and o > 0:
@@ -157,10 +166,12 @@ def light(ctl, s, steady=True):
         R[c] = DROP
     elif k == "lift":
         R[c] = PLAYER + ctl.game.to_move % 4
-    elif k == "relay" or (k == "take" and s.to == HAND):
-        R[c] = RELAY
+    elif k == "relay" or (k == "take" and s.to == HAND and s.count >= ctl.follower.counts[c]):
+        R[c] = RELAY                    # (a pit's seeds into the hand, to sow on: as a relay)
     elif k == "take":
         R[c] = TAKE
+        if s.count < ctl.follower.counts[c]:
+            ctl.cnt[c] = s.count        # not all it holds (Lane's feed: one seed): counted
         if s.to >= 0 and gm[s.to] >= 0:
             d = gm[s.to]
             R[d] = DEST
@@ -169,7 +180,7 @@ def light(ctl, s, steady=True):
     elif k == "place":
         R[c] = NEED
         if s.count > 1:
-            ctl.cnt[c] = min(s.count, 9)
+            ctl.cnt[c] = min(s.count, 255)
     if not steady:
         A[c] = OFF
 
@@ -185,14 +196,15 @@ def show_play(ctl):
         for c in range(ctl.cells):
             if trail[c]:
                 R[c] = TRAIL
-                ctl.cnt[c] = trail[c] if trail[c] < 9 else 9
+                ctl.cnt[c] = trail[c]
     if f.mv is None:
         return
-    if f.index == 0:
+    if f.index == 0 and (f.mv.pits is not None or not f.forced_run(ctl.settings["lookahead"])[0]):
+        # The first steps of the moves (unless only one way can begin: then as below).
         p = PLAYER + ctl.game.to_move % 4
         # A move with no steps at all may be made (Lane's chooser keeping the board): the
         # first steps of the others blink, and confirm makes the move without steps.
-        steady = f.mv.building() or not f.mv.can_stop()
+        steady = not f.mv.can_stop()     # (a move begun by a lift cannot: built lazily, they all are)
         for s in f.first_steps():
             if s[0] == "lift":               # (a Step is a (kind, pit, count, to) tuple)
                 c = gm[s[1]] if s[1] >= 0 else -1
@@ -215,52 +227,49 @@ def show_play(ctl):
             R[h] = HINT
         if lit_trail:
             for c in range(ctl.cells):
-                if ctl.cnt[c] == 1:
+                if ctl.cnt[c] == 1 and R[c] != TAKE:
                     ctl.cnt[c] = 0
     else:
-        run, ends = f.forced_run(ctl.settings["lookahead"])
-        tmp = ctl._tmp
-        for c in range(ctl.cells):
-            tmp[c] = f.counts[c]
-        shown_next = False
-        for s in run:
-            if is_marker(s):
-                f.apply(tmp, s)
-                continue
-            if f.visible(tmp, s):
-                c = ctl.gmap[s.pit] if s.pit >= 0 else -1
-                k = ctl.cnt[c] if c >= 0 else 0
-                light(ctl, s)
-                if s.kind == "place" and ctl.counting and c >= 0:
-                    # Load cells: flash what is still missing as the seeds go in.
-                    o = ctl.observer.stable[c]
-                    if tmp[c] < o < tmp[c] + s.count:
-                        ctl.cnt[c] = min(tmp[c] + s.count - o, 9)
-                if k == 1:
-                    # A trail seed goes here first: the cell alternates trail / next step.
-                    ctl.alt[c] = R[c]
-                    R[c] = TRAIL
-                elif k > 1:
-                    R[c] = TRAIL    # the trail's seeds first; the step shows once they are confirmed
-                shown_next = True
-                break
-            f.apply(tmp, s)
-            if s.kind == "drop":
-                c = ctl.gmap[s.pit]
+        # The steps up to the next one the sensors will see: those before it, unseen, as
+        # a trail (drops) or lit as they are; then that step (forced_run stops there).
+        run, seen, ends = f.forced_run(ctl.settings["lookahead"])
+        unseen = len(run) - 1 if seen else len(run)
+        cnt = ctl.cnt
+        for i in range(unseen):
+            s = run[i]
+            if s[0] == "drop":
+                c = gm[s[1]]
                 if c >= 0:
                     R[c] = TRAIL
-                    if ctl.cnt[c] < 9:
-                        ctl.cnt[c] += 1
-            else:
+                    if cnt[c] < 255:
+                        cnt[c] += 1
+            elif not is_marker(s):
                 light(ctl, s)
-        if not shown_next and not ends:
+        if seen:
+            s = run[unseen]
+            c = gm[s.pit] if s.pit >= 0 else -1
+            k = cnt[c] if c >= 0 else 0
+            light(ctl, s)
+            if s.kind == "place" and ctl.counting and c >= 0:
+                # Load cells: flash what is still missing as the seeds go in.
+                o = ctl.observer.stable[c]
+                had = f.ahead[c]          # what the cell holds before it
+                if had < o < had + s.count:
+                    cnt[c] = min(had + s.count - o, 255)
+            if k == 1:
+                # A trail seed goes here first: the cell alternates trail / next step.
+                ctl.alt[c] = R[c]
+                R[c] = TRAIL
+            elif k > 1:
+                R[c] = TRAIL    # the trail's seeds first; the step shows once they are confirmed
+        elif not ends:
             alts = ctl._alternatives(len(run))
             selecting = ctl._selecting()
             pick = ctl.selected % (len(alts) + (1 if ctl._stop_possible(len(run)) else 0)) if alts else 0
             for i in range(len(alts)):
                 light(ctl, alts[i], steady=selecting and i == pick)
         for c in range(ctl.cells):
-            if ctl.cnt[c] == 1:
+            if ctl.cnt[c] == 1 and R[c] != TAKE:
                 ctl.cnt[c] = 0
     if ctl.mismatch:
         show_wrong(ctl)
@@ -289,6 +298,10 @@ def show_placing(ctl):
         c = gm[i]
         if c >= 0 and g.max_place(i) > 0:
             R[c] = NEED
+    if ctl.placed >= 0:
+        # The handful just put here was taken as a placement: it glows READY until seeds go
+        # in there again or the next placement is taken, so each one shows it was seen.
+        R[ctl.placed] = READY
     if ctl.mismatch:
         show_wrong(ctl)
 

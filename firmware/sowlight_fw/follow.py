@@ -25,47 +25,95 @@ _MARKERS = ("extra_turn", "pass", "end", "choice", "skip")   # steps the hands d
 _SHORT = 3       # steps within which a move from an untouched pit cannot match (see lookahead)
 
 
-class _Move(MoveInProgress):
-    """MoveInProgress, with the traces it keeps readable and, optionally, computed a few at a time.
+def _pit_of(move):
+    """The pit a move begins by lifting: the move itself, or the first item of a tuple that
+    begins with a pit number ((pit, direction), Omweso's (pit, letters) ...); None otherwise."""
+    t = type(move)
+    if t is int:
+        return move
+    if t is tuple and len(move) > 0 and type(move[0]) is int:
+        return move[0]
+    return None
 
-    MoveInProgress computes the trace of every legal move when it starts: a
-    traced play() each, the longest thing the board does in a turn (several ms
-    on an RP2040).  Built `lazy`, the traces are computed one per call to
-    build_one() (the controller calls it while the board is idle) and all at
-    once by ensure() when a step needs them earlier.
+
+def _lifts(game):
+    """(pits, moves) for the player to move: the pits a move may begin by lifting, in the order
+    of legal_moves(), and the legal moves when they had to be listed to find the pits.
+
+    A game that lists one pit's moves itself (moves_from: the Omweso family, where listing
+    every move plays out every way through every pit's choice points) is asked only which
+    pits may be lifted: (pits, None).  pits is None when some legal move begins otherwise
+    (a placement, Lane's chooser keeping the board)."""
+    if getattr(game, "moves_from", None) is not None and game.phase == "play":
+        return [p for p in game.side(game.to_move) if game.is_legal(p)], None
+    moves = list(game.legal_moves())
+    pits = []
+    for m in moves:
+        p = _pit_of(m)
+        if p is None:
+            return None, moves
+        if p not in pits:
+            pits.append(p)
+    return pits, moves
+
+
+def _trace(game, move):
+    """The steps of `move`: played on `game` and taken back at once.  (Played on a copy instead,
+    every trace would copy the game's whole history, dearer with every move of the game.)"""
+    steps = list(game.play(move))
+    game.undo()
+    return steps
+
+
+class _Move(MoveInProgress):
+    """MoveInProgress whose traces are computed when they are needed, a pit at a time.
+
+    MoveInProgress computes the trace of every legal move when it starts: a traced
+    play() each, the longest thing the board does in a turn, and for the Omweso
+    family (listing its moves plays every way through every pit's choice points)
+    far too long (and too big) for a step.  When every legal move begins by lifting
+    a pit, the lights need only those pits (`pits`): the traces of a pit's moves
+    are computed when the hands lift it (build_pit), or before, one pit per idle
+    scan (build_one; not for a game that lists a pit's moves itself: the traces of
+    all its pits would not fit a board's memory), and all at once by ensure()
+    when a step needs them.  pits None: every trace is computed at once.
     """
 
-    def __init__(self, game, lazy=False):
-        if not lazy:
-            MoveInProgress.__init__(self, game)
-            self._todo = []
-            return
-        # What MoveInProgress.__init__ sets, with no trace computed yet.
+    def __init__(self, game, pits=None, moves=None):
+        # What MoveInProgress.__init__ sets.
         self.game = game
         self._candidates = []
         self._seen = []
-        self._todo = list(game.legal_moves())
+        self.pits = pits
+        self._moves = moves          # legal_moves(), when listed (a pit's moves are filtered from it)
+        if pits is None:
+            for m in moves:
+                self._candidates.append((m, _trace(game, m)))
+            self._todo = []
+        else:
+            self._todo = list(pits)  # the pits whose moves are not traced yet
+        self.prebuild = moves is not None
 
     def build_one(self):
-        """Compute one more legal move's trace; False when none is left to compute."""
+        """Compute the traces of one more pit's moves; False when none is left to compute."""
         if not self._todo:
             return False
-        m = self._todo.pop(0)
-        self._candidates.append((m, list(self.game.copy().play(m))))
+        self.build_pit(self._todo[0])
         return True
 
     def build_pit(self, pit):
-        """Compute the traces of the moves that start by lifting `pit` (a move's first step
-        is the lift of its pit: the moves built lazily are those)."""
+        """Compute the traces of the moves that begin by lifting `pit`."""
         todo = self._todo
-        i = 0
-        while i < len(todo):
-            m = todo[i]
-            if (m if isinstance(m, int) else m[0]) == pit:
-                todo.pop(i)
-                self._candidates.append((m, list(self.game.copy().play(m))))
-            else:
-                i += 1
+        if pit not in todo:
+            return
+        todo.remove(pit)
+        g = self.game
+        if self._moves is None:
+            moves = g.moves_from(pit)
+        else:
+            moves = [m for m in self._moves if _pit_of(m) == pit]
+        for m in moves:
+            self._candidates.append((m, _trace(g, m)))
 
     def forget_rest(self):
         """The hands lifted a pit whose moves are all built: the moves not yet built start
@@ -78,6 +126,33 @@ class _Move(MoveInProgress):
 
     def building(self):
         return bool(self._todo)
+
+    # The usual case, once a pit is lifted: one trace left, and the hands follow it.
+    # MoveInProgress's methods would build lists of the traces kept or of the next steps.
+
+    def advance(self, step):
+        c = self._candidates
+        if len(c) == 1:
+            st = c[0][1]
+            i = len(self._seen)
+            if i < len(st) and st[i] == step:
+                self._seen.append(step)
+                return
+        MoveInProgress.advance(self, step)
+
+    def forced(self):
+        c = self._candidates
+        if len(c) == 1:
+            st = c[0][1]
+            i = len(self._seen)
+            return st[i] if i < len(st) else None
+        return MoveInProgress.forced(self)
+
+    def done(self):
+        c = self._candidates
+        if len(c) == 1:
+            return len(c[0][1]) == len(self._seen)
+        return MoveInProgress.done(self)
 
     def paths(self):
         # The (move, steps) pairs still possible.  MoveInProgress keeps them to
@@ -114,14 +189,15 @@ class Follower:
         self._first = None            # first_steps(), kept until the move starts
         self._unseen = None           # unseen_lifts(), kept until the move starts or `care` changes
         self._run = None              # forced_run()'s answer at this index, kept until the next step
+        self.ahead = [0] * cells      # what the cells hold after forced_run()'s unseen steps (before the one seen)
 
     # ----- the position --------------------------------------------------
 
-    def start(self, game, gmap, lazy=False):
+    def start(self, game, gmap):
         """Expect the game's position, and a new move by the player to move.
 
-        lazy: compute the legal moves' traces later (build_one), when every
-        legal move simply lifts a pit (so the first steps are known without them)."""
+        When every legal move begins by lifting a pit, only those pits are found now
+        (the lights need no more); the traces come when a pit is lifted (_Move)."""
         self.game = game
         self.gmap = gmap
         self.load(game.cells(), self.counts)
@@ -132,13 +208,8 @@ class Follower:
         if game.is_over() or placing(game):
             self.mv = None
             return
-        if lazy:
-            for m in game.legal_moves():
-                if type(m) is not int and not (type(m) is tuple and len(m) == 2 and type(m[0]) is int
-                                               and m[1] in (-1, 1)):
-                    lazy = False
-                    break
-        self.mv = _Move(game, lazy)
+        pits, moves = _lifts(game)
+        self.mv = _Move(game, pits, moves)
 
     def ready(self):
         """Make sure every trace is computed (a step needs them); returns the move in progress."""
@@ -153,22 +224,13 @@ class Follower:
             return []
         if self.index:
             return mv.options()
-        if self._first is not None:
-            return self._first
-        if not mv.building():
-            out = mv.options()
-        else:
-            # Built lazily, every legal move is a pit or (pit, direction) and starts by lifting it.
-            b = self.game.pits
-            out = []
-            seen = 0
-            for m in self.game.legal_moves():
-                pit = m if type(m) is int else m[0]
-                if not seen >> pit & 1:
-                    seen |= 1 << pit
-                    out.append(Step("lift", pit, b[pit], -1))
-        self._first = out
-        return out
+        if self._first is None:
+            if mv.pits is None:
+                self._first = mv.options()
+            else:
+                b = self.game.pits
+                self._first = [Step("lift", p, b[p], -1) for p in mv.pits]
+        return self._first
 
     def unseen_lifts(self):
         """The first steps of the move the sensors cannot see (a lift of a pit whose sensor is ignored)."""
@@ -259,7 +321,10 @@ class Follower:
         elif k == "lift" or k == "relay":
             bad = self._set(counts, gmap[step.pit], 0, bad, obs)
         elif k == "take":
-            bad = self._set(counts, gmap[step.pit], 0, bad, obs)
+            c = gmap[step.pit]
+            if c >= 0:
+                v = counts[c] - step.count      # (all the pit holds, but for Lane's feed: one seed)
+                bad = self._set(counts, c, v if v > 0 else 0, bad, obs)
             if step.to >= 0:
                 d = gmap[step.to]
                 if d >= 0:
@@ -269,6 +334,40 @@ class Follower:
             if c >= 0:
                 bad = self._set(counts, c, counts[c] + step.count, bad, obs)
         return bad
+
+    def _peek(self, counts, step, bad, obs):
+        """apply()'s count of disagreeing cells after one step, without changing `counts`."""
+        k = step[0]
+        gmap = self.gmap
+        c = gmap[step[1]] if step[1] >= 0 else -1
+        if c < 0 or not self.care[c] or obs[c] < 0:
+            if k != "take":
+                return bad
+            c = -1
+        if k == "drop":
+            new = counts[c] + 1
+        elif k == "lift" or k == "relay":
+            new = 0
+        elif k == "place":
+            new = counts[c] + step[2]
+        elif k == "take":
+            if c >= 0:
+                new = counts[c] - step[2]
+                bad = self._moved(c, counts[c], new if new > 0 else 0, bad, obs)
+            d = gmap[step[3]] if step[3] >= 0 else -1
+            if d < 0 or not self.care[d] or obs[d] < 0:
+                return bad
+            return self._moved(d, counts[d], counts[d] + step[2], bad, obs)
+        else:
+            return bad
+        return self._moved(c, counts[c], new, bad, obs)
+
+    def _moved(self, c, old, new, bad, obs):
+        o = obs[c]
+        if self.counting:
+            return bad + (new != o) - (old != o)
+        seen = o > 0
+        return bad + ((new > 0) != seen) - ((old > 0) != seen)
 
     def visible(self, counts, step):
         """Whether the sensors would see `step` happen on a board holding `counts`."""
@@ -282,8 +381,10 @@ class Follower:
             return c >= 0 and self._seen(c, counts[c], 0)
         if k == "take":
             c = gmap[step.pit]
-            if c >= 0 and self._seen(c, counts[c], 0):
-                return True
+            if c >= 0:
+                v = counts[c] - step.count
+                if self._seen(c, counts[c], v if v > 0 else 0):
+                    return True
             if step.to >= 0:
                 d = gmap[step.to]
                 return d >= 0 and self._seen(d, counts[d], counts[d] + step.count)
@@ -313,12 +414,31 @@ class Follower:
         self._unseen = None
         self._run = None
 
+    def advance_run(self, steps):
+        """The hands made `steps`, in order (what lookahead() found): advance() each."""
+        mv = self.mv
+        paths = mv.paths() if mv is not None else ()
+        if len(paths) == 1 and not mv.building() and self.index:
+            st = paths[0][1]
+            i = self.index
+            if st[i:i + len(steps)] == steps:
+                # One trace left, and the hands follow it: no narrowing to do.
+                mv._seen.extend(steps)
+                counts = self.counts
+                for s in steps:
+                    self.apply(counts, s)
+                self.index = i + len(steps)
+                self._run = None
+                return
+        for s in steps:
+            self.advance(s)
+
     def skip_markers(self):
         """Pass over forced steps the hands do nothing for (extra turn, pass, end ...); return them."""
         done = []
         while self.ready() is not None:
             s = self.mv.forced()
-            if s is None or not is_marker(s):
+            if s is None or s[0] not in _MARKERS:
                 break
             self.advance(s)
             done.append(s)
@@ -327,39 +447,71 @@ class Follower:
     # ----- what comes next ---------------------------------------------------
 
     def forced_run(self, limit=400):
-        """The steps every remaining trace agrees on from here, and whether they end the move.
+        """What every trace still possible says the hands do next, up to the next step the
+        sensors will see: (run, seen, ends).
 
-        Asked several times a step (the lights, the buttons, the state message): the answer
-        is kept until the hands make the next step."""
-        run = self._run
-        if run is not None and run[0] == limit:
-            return run[1], run[2]
-        out = []
+        run: the steps every trace agrees on from here, up to and including the first one
+        the sensors will see (then seen is True), else as far as they agree (at most
+        `limit` steps); ends: every trace ends with run (nothing more can come).  It looks
+        no further than that step (on load cells, the next step): the steps after it are
+        looked at once the hands have made it.  Asked several times a step (the lights,
+        the buttons, the state message): the answer is kept until the hands make the next
+        step."""
+        r = self._run
+        if r is not None and r[0] == limit:
+            return r[1], r[2], r[3]
         if self.ready() is None:
-            return out, False
-        out, ends = self._forced_run(limit)
-        self._run = (limit, out, ends)
-        return out, ends
-
-    def _forced_run(self, limit):
-        out = []
+            return [], False, False
         paths = self.mv.paths()
         first = paths[0][1]
-        j = self.index
-        while j < self.index + limit:
-            if j >= len(first):
-                break
+        one = len(paths) == 1
+        i = self.index
+        end = len(first)
+        if end > i + limit:
+            end = i + limit
+        tmp = self.ahead
+        tmp[:] = self.counts
+        gmap = self.gmap
+        care = self.care
+        counting = self.counting
+        out = []
+        seen = False
+        agree = True
+        j = i
+        while j < end:
             s = first[j]
-            for p in paths:
-                st = p[1]
-                if j >= len(st) or st[j] != s:
-                    return out, False
+            if not one:
+                for p in paths:
+                    st = p[1]
+                    if j >= len(st) or st[j] != s:
+                        agree = False
+                        break
+                if not agree:
+                    break
             out.append(s)
             j += 1
-        for p in paths:
-            if len(p[1]) != j:
-                return out, False
-        return out, True
+            if s[0] == "drop":
+                # visible() and apply() of a drop, inlined: most steps are drops.
+                c = gmap[s[1]]
+                if c >= 0:
+                    old = tmp[c]
+                    if care[c] and (counting or not old):
+                        seen = True
+                        break
+                    tmp[c] = old + 1
+                continue
+            if self.visible(tmp, s):
+                seen = True
+                break
+            self.apply(tmp, s)
+        ends = agree
+        if agree:
+            for p in paths:
+                if len(p[1]) != j:
+                    ends = False
+                    break
+        self._run = (limit, out, seen, ends)
+        return out, seen, ends
 
     def lookahead(self, obs, limit):
         """The fewest next steps after which the board matches `obs`.
@@ -378,13 +530,13 @@ class Follower:
         if mv is None:
             return None, None, False
         if mv.building() and self.index == 0:
-            # The traces are still being computed (one per idle scan).  The hands start a
-            # move by lifting a pit: build the traces of the pits whose cells no longer look
-            # as they did (and of those the sensors cannot watch), and look along those
-            # first.  A move from a pit that is seen untouched cannot explain the board
-            # within _SHORT steps (its lift empties the pit, and only a lap of sowing or a
-            # capture fills it again), so a match that short among the built traces is the
-            # fewest steps of them all.
+            # The traces are still being computed (one pit per idle scan), or are computed
+            # only for a pit the hands lift.  The hands start a move by lifting a pit: build
+            # the traces of the pits whose cells no longer look as they did (and of those
+            # the sensors cannot watch), and look along those first.  A move from a pit that
+            # is seen untouched cannot explain the board within _SHORT steps (its lift
+            # empties the pit, and only a lap of sowing or a capture fills it again), so a
+            # match that short among the built traces is the fewest steps of them all.
             gmap = self.gmap
             care = self.care
             for s in self.first_steps():
@@ -392,8 +544,22 @@ class Follower:
                 if c < 0 or not care[c] or obs[c] < 0 or not self.agrees(c, counts[c], obs[c]):
                     mv.build_pit(s.pit)
             found = self._look(obs, base, _SHORT)
-            if found[0] is not None:
-                return found
+            if found[0] is not None or not mv.prebuild:
+                # (A game that lists a pit's moves itself has its untouched pits' traces
+                # never built: all of them would not fit a board's memory.)
+                return found if found[0] is not None else self._look(obs, base, limit)
+        elif self.index:
+            # The usual case: the next step the sensors can see is forced, and the board
+            # shows it made (the steps before it, unseen, changed nothing they look at).
+            run, seen, ends = self.forced_run(limit)
+            if seen:
+                sc = self._scratch
+                sc[:] = counts
+                bad = base
+                for s in run:
+                    bad = self.apply(sc, s, bad, obs)
+                if bad == 0:
+                    return len(run), run, False
         self.ready()
         return self._look(obs, base, limit)
 
@@ -402,8 +568,20 @@ class Follower:
         i = self.index
         sc = self._scratch
         gmap = self.gmap
-        best = limit + 1
+        # One step first, along every trace: the usual case (the hands made one step
+        # since the last look), found without a copy of the counts for each trace.
         winners = []
+        for p in self.mv.paths():
+            steps = p[1]
+            if i < len(steps) and self._peek(counts, steps[i], base, obs) == 0:
+                winners.append(steps)
+        if winners:
+            s = winners[0][i]
+            for steps in winners:
+                if steps[i] != s:
+                    return 1, [], True
+            return 1, [s], False
+        best = limit + 1
         # The traces whose next step is at a cell that looks changed go first: the one the
         # hands took is most likely among them, and once it matches at depth d the others
         # are looked along for d steps only.
@@ -448,15 +626,18 @@ class Follower:
             return None
         i = self.index
         sc = self._scratch
+        g = self.game
         for p in self.mv.paths():
             if len(p[1]) != i:
                 continue
-            g = self.game.copy()
-            g.play(p[0])
-            for m in g.legal_moves():
-                pit = m if isinstance(m, int) else m[0]
-                if not isinstance(pit, int):
-                    continue
+            g.push(p[0])               # (taken back below: a copy would copy the whole history)
+            try:
+                pits, moves = _lifts(g)
+            finally:
+                g.undo()
+            if pits is None:
+                pits = [_pit_of(m) for m in moves if _pit_of(m) is not None]
+            for pit in pits:
                 c = self.gmap[pit]
                 for x in range(self.cells):
                     sc[x] = self.counts[x]

@@ -51,6 +51,7 @@ class Observer:
         # included).  Only these need looking at on a scan; every other cell's reading is
         # its stable value, held still up to the last settle().
         self.active = []
+        self.moved = False   # a reading (not a noisy one) changed in the last scan: the board is not idle
         self._settled_at = now_ms
 
     def feed(self, values, now):
@@ -58,7 +59,9 @@ class Observer:
         raw = self.raw
         if values == raw:
             # Nothing read differs from the last scan (the usual case): one comparison in C.
+            self.moved = False
             return self.settle(now) if self.active else False
+        self.moved = False
         changed = False
         active = self.active
         noisy = self.noisy
@@ -80,6 +83,7 @@ class Observer:
                 active.append(c)
             if noisy[c]:
                 continue
+            self.moved = True
             self.last_change = now
             f = flips[c] + 1
             if f > 250:
@@ -96,7 +100,8 @@ class Observer:
         return self.settle(now) or changed
 
     def settle(self, now):
-        """Let readings that have held long enough become stable; True when one did."""
+        """Let readings that have held long enough become stable; True when one did.  (Called
+        alone, as the controller's tick() does: time passed, and no reading changed.)"""
         self._settled_at = now
         active = self.active
         if not active:

@@ -474,6 +474,19 @@ class Omweso(Staged):
             out.append(("pass",))
         return out
 
+    def moves_from(self, pit):
+        """The legal moves that begin by lifting `pit`: those legal_moves() lists from it, in the
+        same order, found by playing out that pit's turns only.  (A board following the hands
+        needs the moves of the pit they lifted, not the whole list: listing it plays out every
+        way through every pit's choice points.)"""
+        if self._legal is not None or self.phase != "play":
+            return [m for m in self.legal_moves() if (m if type(m) is int else m[0]) == pit]
+        if self._over is not None or not self._liftable(pit):
+            return []
+        out = []
+        self._expand(pit, out, self._b[:])
+        return out
+
     def _expand(self, pit, out, saved):
         """Append every move from pit: one per way through its choice points."""
         stack = [("", False)]     # (letters so far, some letter is not the default)

@@ -95,12 +95,13 @@ class Sensors:
         return out
 
 
-def watch(controller, now, beats=44):
+def watch(controller, now, beats=44, counted=None):
     """Decode the LEDs by looking at them for `beats` beats: per cell (role, other, count).
 
     role: the colour shown on even beats (or the one colour of a counting cell);
     other: None if steady, else what it alternates with (OFF for plain blinking);
     count: how many flashes a counting cell makes per cycle (1 otherwise).
+    counted: a list to put the counting cells in (one flash and a pause is a count of 1).
     """
     n = controller.cells
     blink = controller.settings["blink_ms"]
@@ -148,6 +149,8 @@ def watch(controller, now, beats=44):
                 prev = s[b]
                 b += 1
             out.append((colour, None, flashes))
+            if counted is not None:
+                counted.append(c)
             continue
         out.append((s[0], s[1], 1))
     return out
@@ -182,6 +185,7 @@ class Hands:
         self.choice = None                  # [alternatives, the one wanted, done]
         self.log = log
         self.idle = 0
+        self.counted = []                   # the cells the last look saw counting
 
     # ----- time and sensors ----------------------------------------------------
 
@@ -255,6 +259,15 @@ class Hands:
                 s.beside += k
         self._act(cell, change)
 
+    def pick(self, cell, n):
+        s = self.seeds
+
+        def change():
+            k = min(n, s.counts[cell])
+            s.counts[cell] -= k
+            s.hand += k
+        self._act(cell, change)
+
     def add(self, cell, n):
         s = self.seeds
 
@@ -277,7 +290,9 @@ class Hands:
     def step(self):
         """Do one thing the LEDs ask for; False when the game is over."""
         c = self.c
-        view = watch(c, self.now)
+        counted = []
+        view = watch(c, self.now, counted=counted)
+        self.counted = counted
         key = tuple(v[0] for v in view) + tuple(0 if v[1] is None else v[1] + 1 for v in view)
         if key != self._view_key:
             self._view_key = key
@@ -308,8 +323,16 @@ class Hands:
                 view[cell] = (other, None, 1)
         # 2. One step to do.
         steady = [cell for cell in range(len(view)) if view[cell][1] is None and view[cell][0] in ACTIONS]
+        # Seeds taken into the hand come before the drops they make (both may be lit when the
+        # sensors cannot see the taking).
+        steady = [x for x in steady if view[x][0] in (C.RELAY, C.TAKE)] + \
+            [x for x in steady if view[x][0] not in (C.RELAY, C.TAKE)]
+        # (Several steps lit at once, the first unseen: each is done once while the lights stay.
+        # Seeds wanted in a pit are counted in: more may be wanted than its flashes say.)
+        steady = [x for x in steady if not self.done.get(("did", x)) or view[x][0] == C.NEED]
         blinking = [cell for cell in range(len(view)) if view[cell][1] == C.OFF and view[cell][0] in ACTIONS]
         if steady and not blinking:
+            self.done[("did", steady[0])] = 1
             self._do(steady[0], view)
             return True
         # 3. A choice: blinking alternatives (one steady among them: the board cannot tell them apart,
@@ -382,12 +405,21 @@ class Hands:
             for d in range(len(view)):
                 if view[d][0] == C.DEST:
                     dest = d
-            self.take(cell, dest)
+            if dest < 0 and cell in self.counted:
+                self.pick(cell, view[cell][2])      # that many of its seeds, into the hand
+            else:
+                self.take(cell, dest)
         elif role == C.NEED:
             if self.seeds.hand:
                 self.drop(cell, min(self.seeds.hand, view[cell][2]))
             else:
                 self.add(cell, view[cell][2])
+                if self.c.state == "placing":
+                    # A handful is taken once the board has been still a while; the pit then
+                    # glows READY: wait for that, as a distributor would.
+                    end = self.now + 3000
+                    while self.now < end and self.c.state == "placing" and watch(self.c, self.now, 4)[cell][0] != C.READY:
+                        self.wait(self.scan_ms)
 
     def _setup(self, view):
         for cell in range(len(view)):

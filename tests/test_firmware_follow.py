@@ -1,0 +1,233 @@
+"""Following a move pit by pit (firmware/sowlight_fw/follow.py): at the start of a turn the
+board finds only the pits that may be lifted; the traces of a pit's moves are computed once
+the hands lift it.  For the Omweso family the rules core lists one pit's moves itself
+(Omweso.moves_from); listing every move there plays every way through every pit's choice
+points, far too long for a board's step and too big for its memory.
+"""
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import mancala
+from mancala.trace import Step
+from sowlight_fw import config
+from sowlight_fw.follow import Follower, _Move, _lifts, _pit_of, placing
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKES = ROOT / "tests" / "micropython" / "fakes"
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+hands = _load("hands")
+
+LAZY = [v for v in mancala.variants() if getattr(mancala.Game(v), "lazy_moves", False)]
+BY_PIT = [v for v in mancala.variants() if hasattr(mancala.Game(v), "moves_from")]
+
+
+def positions(variant, games=3, plies=40, seed=7):
+    """Positions of random games of `variant` (every ply, the start included), as games."""
+    rnd = random.Random("%s/%d" % (variant, seed))
+    for _ in range(games):
+        g = mancala.Game(variant)
+        for _ in range(plies):
+            if g.is_over():
+                break
+            yield g
+            g = g.copy()
+            g.play(rnd.choice(g.legal_moves()))
+
+
+def counting_4x8():
+    """The 4x8 preset with a load cell under every pit (the presets have occupancy sensors)."""
+    raw = json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text())
+    used = {raw["leds"]["pin"], raw["buttons"]["confirm"], raw["buttons"]["undo"], raw["buttons"]["hint"], 2}
+    pins = [p for p in range(64) if p not in used]
+    raw["sensors"] = {"kind": "hx711", "sck": 2, "pits": pins[:32]}
+    raw["power"] = {"supply_ma": 4000}
+    return config.check(raw)
+
+
+def test_the_variants_that_list_a_pits_moves_themselves_are_the_omweso_family():
+    assert set(BY_PIT) == {"omweso", "coro", "kombe", "mongale", "aweet", "mongola-driedger"}
+    assert set(BY_PIT) < set(LAZY)
+
+
+@pytest.mark.parametrize("variant", BY_PIT)
+def test_moves_from_a_pit_are_the_legal_moves_from_it_in_the_same_order(variant):
+    checked = 0
+    for g in positions(variant):
+        fresh = g.copy()
+        fresh._legal = None                 # (as after a move: the list not built)
+        per_pit = {p: fresh.moves_from(p) for p in range(g.n_pits)}
+        if fresh.phase == "play":
+            assert fresh._legal is None     # one pit's moves, found without the whole list
+        legal = g.legal_moves()
+        for p in range(g.n_pits):
+            assert per_pit[p] == [m for m in legal if _pit_of(m) == p], (variant, mancala.to_text(g), p)
+        # Every legal move is one of some pit's, but a pass (no step for the hands to make).
+        rest = [m for m in legal if _pit_of(m) is None]
+        assert all(m == ("pass",) for m in rest) if g.phase == "play" else True
+        checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("variant", mancala.variants())
+def test_a_turn_is_lazy_only_where_every_legal_move_begins_by_lifting_its_pit(variant):
+    """The lights of a lazy turn are the lifts of `_lifts`' pits, before any trace is computed:
+    they must be exactly the first steps of the legal moves."""
+    for g in positions(variant, games=2, plies=30):
+        if placing(g):
+            continue
+        pits, moves = _lifts(g)
+        legal = g.legal_moves()
+        if pits is None:
+            assert any(_pit_of(m) is None for m in legal)
+            continue
+        b = g.pits
+        firsts = []
+        for m in legal:
+            steps = list(g.copy().play(m))
+            p = _pit_of(m)
+            if p is None:
+                # Only Omweso's pass: nothing for the hands to do, never lit.
+                assert m == ("pass",) and all(s.kind in ("pass", "end") for s in steps), (variant, m, steps)
+                continue
+            assert steps[0] == Step("lift", p, b[p], -1), (variant, mancala.to_text(g), m, steps[0])
+            if p not in firsts:
+                firsts.append(p)
+        assert pits == firsts, (variant, mancala.to_text(g))
+        if moves is not None:
+            assert moves == legal
+
+
+@pytest.mark.parametrize("variant", LAZY)
+def test_a_pits_traces_are_those_of_its_legal_moves_and_the_game_is_left_as_it_was(variant):
+    for g in positions(variant, games=2, plies=30):
+        if g.phase != "play":
+            continue
+        pits, moves = _lifts(g)
+        before = (mancala.to_text(g), g.ply, g.to_move, list(g.cells()))
+        for p in pits:
+            mv = _Move(g, pits, moves)
+            mv.build_pit(p)
+            expect = [(m, list(g.copy().play(m))) for m in g.legal_moves() if _pit_of(m) == p]
+            assert mv.paths() == expect, (variant, mancala.to_text(g), p)
+            assert (mancala.to_text(g), g.ply, g.to_move, list(g.cells())) == before   # played and taken back
+
+
+def identity_follower(g, counting=True):
+    n = g.n_pits + g.players
+    f = Follower(n, counting)
+    for c in range(n):
+        f.care[c] = 1
+    f.start(g, tuple(range(n)))
+    return f
+
+
+@pytest.mark.parametrize("variant,seed", [("omweso", 1), ("kombe", 2), ("kombe", 3), ("coro", 4)])
+def test_a_follower_on_an_omweso_turn_traces_only_the_lifted_pits_moves(variant, seed, monkeypatch):
+    rnd = random.Random(seed)
+    g = mancala.Game(variant, race="none")
+    for _ in range(rnd.randrange(4, 20)):
+        g.play(rnd.choice(g.legal_moves()))
+    assert g.phase == "play" and not g.is_over()
+    g._legal = None
+    pits = [p for p in g.side(g.to_move) if g.pits[p] >= 2]
+    lifted = rnd.choice(pits)
+    want = g.copy().moves_from(lifted)
+    trace = list(g.copy().play(rnd.choice(want)))
+    cls = type(g)
+    plays = []
+    listings = []
+    real_play, real_list = cls.play, cls._play_moves
+
+    def play(self, move):
+        plays.append(move)
+        return real_play(self, move)
+
+    def play_moves(self):
+        listings.append(1)
+        return real_list(self)
+
+    monkeypatch.setattr(cls, "play", play)
+    monkeypatch.setattr(cls, "_play_moves", play_moves)
+    f = identity_follower(g)
+    # The lights of the turn: a lift of every pit holding two seeds or more; nothing traced.
+    assert [s.pit for s in f.first_steps()] == pits and plays == [] and g._legal is None
+    # The hands lift a pit and sow on: the board sees each step.
+    obs = list(f.counts)
+    for s in trace[:4]:
+        f.apply(obs, s)
+        depth, steps, ambiguous = f.lookahead(obs, 400)
+        assert depth == 1 and steps == [s]
+        f.advance_run(steps)
+    assert sorted(plays, key=repr) == sorted(want, key=repr)     # each move of that pit traced once
+    assert listings == [] and g._legal is None                    # the whole list: never
+
+
+@pytest.mark.parametrize("variant", ["kombe", "omweso"])
+@pytest.mark.parametrize("kind", ["load-cells", "occupancy"])
+def test_a_whole_four_row_game_is_played_by_the_hands(variant, kind):
+    board = counting_4x8() if kind == "load-cells" else config.check(
+        json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text()))
+    h = hands.start(board, variant, seed=2)
+    h.play(40000)
+    c = h.c
+    assert c.state == "over" and c.game.is_over()
+    assert h.seeds.counts == hands.expected_counts(c)
+    g = mancala.Game(variant)
+    for r in c.records:
+        if r["kind"] == "move":
+            g.play(r["move"] if isinstance(r["move"], int) else tuple(r["move"]))
+    assert g.cells() == c.game.cells() and g.outcome() == c.game.outcome()
+
+
+VM_CHECK = """
+import json, mancala
+from sowlight_fw.follow import _lifts, _pit_of, _Move
+out = []
+for variant, moves in json.loads(%r):
+    g = mancala.Game(variant)
+    for m in moves:
+        g.play(m if isinstance(m, int) else tuple(m))
+    g._legal = None
+    pits, listed = _lifts(g)
+    per_pit = [[p, [list(m) if isinstance(m, tuple) else m for m in g.moves_from(p)]] for p in pits]
+    untouched = g._legal is None
+    mv = _Move(g, pits, listed)
+    mv.build_pit(pits[0])
+    traced = [[list(m) if isinstance(m, tuple) else m, [list(s) for s in st]] for m, st in mv.paths()]
+    out.append([pits, per_pit, untouched, traced])
+print(json.dumps(out))
+"""
+
+
+def test_moves_from_and_the_lazy_follower_on_micropython(micropython):
+    games = []
+    expect = []
+    for variant in ("kombe", "omweso", "mongola-driedger"):
+        rnd = random.Random(variant)
+        g = mancala.Game(variant)
+        moves = []
+        while len(moves) < 12 or g.phase != "play":
+            m = rnd.choice(g.legal_moves())
+            g.play(m)
+            moves.append(list(m) if isinstance(m, tuple) else m)
+        games.append([variant, moves])
+        pits, listed = _lifts(g)
+        legal = g.legal_moves()
+        per_pit = [[p, [list(m) if isinstance(m, tuple) else m for m in legal if _pit_of(m) == p]] for p in pits]
+        traced = [[list(m) if isinstance(m, tuple) else m, [list(s) for s in g.copy().play(m)]]
+                  for m in legal if _pit_of(m) == pits[0]]
+        expect.append([pits, per_pit, True, traced])
+    out = micropython.run(VM_CHECK % json.dumps(games), timeout=300)
+    assert json.loads(out.strip().splitlines()[-1]) == expect
