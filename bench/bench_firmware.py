@@ -268,32 +268,8 @@ IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "m
                 "sowlight_fw.follow", "sowlight_fw.display", "sowlight_fw.controller", "sowlight_fw.storage",
                 "sowlight_fw.journal", "sowlight_fw.leds", "sowlight_fw.sensors", "sowlight_fw.buttons",
                 "sowlight_fw.link", "sowlight_fw.app")
-# Loading .mpy files: the VM's mounts leave .mpy files out (tests/micropython/runner.mjs: a
-# stale one could shadow the source under test), so they are mounted as *.mpy_ and renamed in
-# the VM, in directories put first on sys.path.
-MPY_SETUP = """
-import os, sys
-
-
-def _place(src, dst):
-    try:
-        os.mkdir(dst)
-    except OSError:
-        pass
-    for entry in os.ilistdir(src):
-        s = src + "/" + entry[0]
-        if entry[1] == 0x4000:
-            _place(s, dst + "/" + entry[0])
-        elif entry[0].endswith(".mpy_"):
-            os.rename(s, dst + "/" + entry[0][:-1])
-
-
-_place("/mpy_in/lib", "/mpylib")
-_place("/mpy_in/fw", "/mpyfw")
-sys.path.insert(0, "/mpyfw")
-sys.path.insert(0, "/mpylib")
-del _place
-"""
+# Loading .mpy files in the VM: the same set-up as bench_heap.py (which measures the heap in full).
+from bench_heap import MPY_SETUP  # noqa: E402
 
 
 def compile_mpy(out):
