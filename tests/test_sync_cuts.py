@@ -69,7 +69,12 @@ def test_a_cut_at_every_byte_is_completed_by_the_next_sync(direction):
     up, down = clean_traffic()
     total = up if direction == "host_to_board" else down
     outcomes = {"finished": 0, "cut": 0}
-    for offset in range(total + 2):
+    # Cuts at every byte of the clean run's traffic, then on until two syncs outrun their cut:
+    # on a loaded machine a retransmission can make a run a little longer than the clean one.
+    offset = -1
+    while offset < total + 1 or outcomes["finished"] < 2:
+        offset += 1
+        assert offset <= 2 * total, outcomes
         board = MockBoard(GAMES, seed=offset)
         store = MemoryStore()
         wire = Wire(seed=offset)
@@ -93,4 +98,4 @@ def test_a_cut_at_every_byte_is_completed_by_the_next_sync(direction):
         # nothing stored twice: the two syncs stored every record exactly once between them
         assert (first.stored if first else 0) + second.stored == TOTAL, offset
     # Most offsets cut the sync off; the last ones come after its last byte.
-    assert outcomes["cut"] >= total - 5 and outcomes["finished"] >= 2
+    assert outcomes["cut"] >= total - 5 and outcomes["finished"] >= 2, outcomes
