@@ -5,11 +5,11 @@ The hands move seeds on a simulated board; the simulated parts (the
 multiplexed ADC, the HX711s) turn them into readings; the app's own sensor,
 button, LED and journal code does the rest.
 """
-import importlib.util
 import json
 import re
 import sys
 from pathlib import Path
+from fakeload import load_fake
 
 import pytest
 
@@ -18,15 +18,8 @@ from sowlight_fw.link import BoardLink
 from sowlight_fw.storage import MemoryStorage
 
 ROOT = Path(__file__).resolve().parent.parent
-FAKES = ROOT / "tests" / "micropython" / "fakes"
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture
@@ -34,12 +27,12 @@ def fake(monkeypatch):
     """Fresh fake machine/neopixel modules (importable by name), and the app module using them."""
     for name in ("machine", "neopixel", "hx711sim", "hands"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    machine = _load("machine")
-    _load("neopixel")
+    machine = load_fake("machine", register=True)
+    load_fake("neopixel", register=True)
     ns = type("Fakes", (), {})()
     ns.machine = machine
-    ns.hands = _load("hands")
-    ns.hx = _load("hx711sim")
+    ns.hands = load_fake("hands", register=True)
+    ns.hx = load_fake("hx711sim", register=True)
     from sowlight_fw import app
     ns.app = app
     yield ns

@@ -5,10 +5,10 @@ that do only what the LEDs show: they watch the rendered frame, decode each
 cell's colour, blinking and count, and move seeds on a simulated board whose
 sensors report what a sensor of the config's kind would see.
 """
-import importlib.util
 import json
 import random
 from pathlib import Path
+from fakeload import FAKES, load_fake
 
 import pytest
 
@@ -18,17 +18,11 @@ from sowlight_fw import codec, config
 from sowlight_fw.controller import Controller, SettingsError, fitting_variants
 
 ROOT = Path(__file__).resolve().parent.parent
-FAKES = ROOT / "tests" / "micropython" / "fakes"
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-hands = _load("hands")
+hands = load_fake("hands")
 
 
 def preset(name):

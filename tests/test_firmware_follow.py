@@ -4,10 +4,10 @@ the hands lift it.  For the Omweso family the rules core lists one pit's moves i
 (Omweso.moves_from); listing every move there plays every way through every pit's choice
 points, far too long for a board's step and too big for its memory.
 """
-import importlib.util
 import json
 import random
 from pathlib import Path
+from fakeload import load_fake
 
 import pytest
 
@@ -17,17 +17,11 @@ from sowlight_fw import config
 from sowlight_fw.follow import Follower, _Move, _lifts, _pit_of, placing
 
 ROOT = Path(__file__).resolve().parent.parent
-FAKES = ROOT / "tests" / "micropython" / "fakes"
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-hands = _load("hands")
+hands = load_fake("hands")
 
 LAZY = [v for v in mancala.variants() if getattr(mancala.Game(v), "lazy_moves", False)]
 BY_PIT = [v for v in mancala.variants() if hasattr(mancala.Game(v), "moves_from")]

@@ -1,8 +1,8 @@
 """The board's journal (firmware/sowlight_fw/journal.py, storage.py): records on flash,
 power cuts at every byte, the laptop's acknowledgements and running out of space."""
-import importlib.util
 import json
 from pathlib import Path
+from fakeload import load_fake
 
 import pytest
 
@@ -14,14 +14,9 @@ from sowlight_fw.storage import FlashStorage, MemoryStorage
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "micropython" / "fakes" / (name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-hands = _load("hands")
+hands = load_fake("hands")
 BOARD = config.check(json.loads((ROOT / "hardware" / "examples" / "2x6-stores-hx711.json").read_text()))
 
 

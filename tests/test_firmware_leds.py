@@ -5,10 +5,10 @@ NeoPixelDriver runs against a stand-in for micropython-lib's neopixel module
 CircuitPython NeoPixel library on CPython, through Blinka's OS-agnostic board
 (BLINKA_OS_AGNOSTIC=1), with its wire write captured.
 """
-import importlib.util
 import json
 import sys
 from pathlib import Path
+from fakeload import FAKES, load_fake
 
 import pytest
 
@@ -17,15 +17,8 @@ from sowlight_fw import config
 from sowlight_fw.leds import AdafruitDriver, NeoPixelDriver, Strip, error_pattern, scaled_palette
 
 ROOT = Path(__file__).resolve().parent.parent
-FAKES = ROOT / "tests" / "micropython" / "fakes"
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def board(**leds):
@@ -39,8 +32,8 @@ def fake_mp(monkeypatch):
     """The fake machine and neopixel modules, importable by name for the test's duration."""
     monkeypatch.delitem(sys.modules, "machine", raising=False)
     monkeypatch.delitem(sys.modules, "neopixel", raising=False)
-    machine = _load("machine")
-    _load("neopixel")
+    machine = load_fake("machine", register=True)
+    load_fake("neopixel", register=True)
     machine.world.reset()
     yield machine
     sys.modules.pop("machine", None)

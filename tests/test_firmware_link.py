@@ -10,7 +10,6 @@
   byte corruption and more than 50 cable pulls, half of them restarting the board.
 - 100,000 fuzzed lines into a BoardLink; BoardLink and its session on MicroPython.
 """
-import importlib.util
 import json
 import os
 import random
@@ -18,6 +17,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from fakeload import FAKES, load_fake
 
 import pytest
 import serial
@@ -36,17 +36,10 @@ from test_codec_fuzz import corpus, make_lines
 pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 
 ROOT = Path(__file__).resolve().parent.parent
-FAKES = ROOT / "tests" / "micropython" / "fakes"
 PRESET = json.loads((ROOT / "hardware" / "boards" / "2x6-stores.json").read_text())
 FAST = dict(timeout=0.3, backoff=0.005, backoff_max=0.04, reconnect_for=5.0, ping_every=30.0, dead_after=60.0)
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture
@@ -54,8 +47,8 @@ def fake(monkeypatch):
     """Fresh fake `machine` and `neopixel` modules (importable by name) and the app module."""
     for name in ("machine", "neopixel"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    machine = _load("machine")
-    _load("neopixel")
+    machine = load_fake("machine", register=True)
+    load_fake("neopixel", register=True)
     machine.world.analog = lambda pin: 6000      # every cell reads empty
     from sowlight_fw import app
     yield type("Fakes", (), {"machine": machine, "app": app})

@@ -5,9 +5,9 @@ should hold, NEED or REMOVE, alternating with red) once the board is still,
 and the board recovers by itself when the seeds are put right, or by confirm
 (the sensors of those cells are overruled), or by undo.
 """
-import importlib.util
 import json
 from pathlib import Path
+from fakeload import load_fake
 
 import pytest
 
@@ -17,14 +17,9 @@ from sowlight_fw import config
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "micropython" / "fakes" / (name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-hands = _load("hands")
+hands = load_fake("hands")
 
 
 def board(kind):

@@ -1,27 +1,21 @@
 """The pit sensor adapters (firmware/sowlight_fw/sensors.py) against simulated parts:
 CD74HC4067 multiplexers feeding the ADC, HX711s on a shared clock, digital pins."""
-import importlib.util
 import json
 from pathlib import Path
+from fakeload import load_fake
 
 import pytest
 
 from sowlight_fw import config, sensors
 
 ROOT = Path(__file__).resolve().parent.parent
-FAKES = ROOT / "tests" / "micropython" / "fakes"
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture
 def machine():
-    return _load("machine")
+    return load_fake("machine")
 
 
 def raw(name):
@@ -115,7 +109,7 @@ def test_several_muxes_on_one_adc_take_turns_with_their_enable_pins(machine):
 
 
 def test_hx711_bank_reads_every_cell_in_one_clock_train(machine):
-    sim_mod = _load("hx711sim")
+    sim_mod = load_fake("hx711sim")
     r = raw("2x6-stores-hx711")
     r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
     b = config.check(r)
@@ -142,7 +136,7 @@ def test_hx711_bank_reads_every_cell_in_one_clock_train(machine):
 
 
 def test_hx711_gain_64_sends_three_extra_pulses(machine):
-    sim_mod = _load("hx711sim")
+    sim_mod = load_fake("hx711sim")
     r = raw("2x6-stores-hx711")
     r["sensors"]["gain"] = 64
     b = config.check(r)

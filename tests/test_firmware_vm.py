@@ -6,9 +6,9 @@ tests/micropython/fakes in /lib: fake `machine` and `neopixel` modules, the
 simulated hands and HX711s.  Games played here are compared move for move with
 the same games on CPython.
 """
-import importlib.util
 import json
 from pathlib import Path
+from fakeload import FAKES, load_fake
 
 import pytest
 
@@ -16,19 +16,13 @@ import mancala
 from sowlight_fw import config
 
 ROOT = Path(__file__).resolve().parent.parent
-FAKES = ROOT / "tests" / "micropython" / "fakes"
 MOUNTS = {"/lib": FAKES, "/boards": ROOT / "hardware" / "boards", "/examples": ROOT / "hardware" / "examples"}
 PRESETS = {"load-cells": "/examples/2x6-stores-hx711.json", "occupancy": "/boards/2x6-stores.json"}
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, FAKES / (name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-hands = _load("hands")
+hands = load_fake("hands")
 
 
 def vm(micropython, code, timeout=180):
