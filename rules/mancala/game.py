@@ -55,6 +55,16 @@ _TUPLE_HASH = hash((1, 2)) != hash((2, 1))
 _PLAYER_BYTE = (b"\x00", b"\x01", b"\x02", b"\x03")
 
 
+def _counts_before(b):
+    """The counts an undo record keeps on MicroPython: bytes, 32 bytes of heap
+    where a copy of a 14-cell list takes 112 (about 10 KB over a 127-move game
+    of Oware on a board); a list only if a count is over 255."""
+    try:
+        return bytes(b)
+    except ValueError:
+        return b[:]
+
+
 class Outcome:
     """How a finished game ended: winner (player index, None for a draw), scores, reason."""
 
@@ -562,7 +572,7 @@ class Mancala:
         if not self.is_legal(move):
             raise IllegalMoveError(self._why_illegal(move))
         tr = Trace()
-        self._hist.append((move, tuple(self._b) if _CPYTHON else self._b[:], self.to_move, self._key,
+        self._hist.append((move, tuple(self._b) if _CPYTHON else _counts_before(self._b), self.to_move, self._key,
                            self._save() if self.has_state else None))
         self._legal = None
         self._move(move, tr)
@@ -573,7 +583,7 @@ class Mancala:
         """Make a move known to be legal (from legal_moves()), without checking it or tracing it."""
         # The undo record (as in play): the move, the counts before it, the
         # player to move, the repetition key, the variant's own state.
-        self._hist.append((move, tuple(self._b) if _CPYTHON else self._b[:], self.to_move, self._key,
+        self._hist.append((move, tuple(self._b) if _CPYTHON else _counts_before(self._b), self.to_move, self._key,
                            self._save() if self.has_state else None))
         self._legal = None
         self._move(move, None)
@@ -684,6 +694,8 @@ class Mancala:
         if not self._hist:
             raise IllegalMoveError("there is no move to take back")
         move, b, to_move, key, saved = self._hist.pop()
+        if type(b) is bytes:
+            b = list(b)   # MicroPython assigns a slice from a list or tuple only
         k = self._seen.get(self._key, 0) - 1
         if k > 0:
             self._seen[self._key] = k
