@@ -7,7 +7,7 @@ What goes on the board (docs/firmware.md, "Flashing"):
 
     /main.py                 firmware/main.py (a board runs main.py by name: never compiled)
     /board.json              the config, checked first (sowlight.boardconfig)
-    /sowlight_fw/*.mpy       firmware/sowlight_fw, but virtual.py (the virtual board's, never a board's)
+    /sowlight_fw/*.mpy       firmware/sowlight_fw, but virtual.py, memstorage.py and adafruitleds.py (never imported on a MicroPython board)
     /lib/mancala/*.mpy       the rules core, and of rules/mancala/variants only the modules of the
                              variants the board will play (with the modules they import); the
                              catalog is narrowed to those, so the board's menu lists what it has
@@ -48,7 +48,11 @@ from . import boardconfig, link, ports
 FIRMWARE_DIR = os.path.dirname(os.path.abspath(sowlight_fw.__file__))     # firmware/sowlight_fw
 CHECKOUT_FIRMWARE = os.path.dirname(FIRMWARE_DIR)                          # firmware/ (main.py, package.json)
 RULES_DIR = os.path.dirname(os.path.abspath(mancala.__file__))             # rules/mancala
-NEVER_DEPLOYED = ("virtual.py",)    # the virtual board's module: CPython only
+# Firmware modules a MicroPython board never imports, left off it (flash only: the
+# app imports none of them): the virtual board (CPython), the storages in RAM
+# (the virtual board and tests) and the Adafruit CircuitPython NeoPixel driver
+# (CircuitPython boards and a Raspberry Pi through Blinka, copied by hand there).
+NEVER_DEPLOYED = ("virtual.py", "memstorage.py", "adafruitleds.py")
 CONFIG_TARGET = "/board.json"
 MAIN_TARGET = "/main.py"
 FIRMWARE_TARGET = "/sowlight_fw"
