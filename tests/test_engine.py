@@ -29,6 +29,26 @@ def test_every_catalog_name_resolves():
             assert mancala.variant_info(n)["id"] == e[0]
 
 
+def test_variant_infos_reads_the_catalog_once_for_many_names():
+    every = mancala.variant_infos()
+    assert [i["id"] for i in every] == mancala.variants()
+    assert every == [mancala.variant_info(v) for v in mancala.variants()]
+    asked = ["Wari", "Sita's Solitaire", "choro", "KALAH"]
+    assert mancala.variant_infos(asked) == [mancala.variant_info(n) for n in asked]
+    with pytest.raises(mancala.UnknownVariantError) as e:
+        mancala.variant_infos(["oware", "Owarre"])
+    assert "oware" in str(e.value)
+
+
+def test_variant_infos_allocates_less_than_a_look_up_a_name_on_micropython(micropython):
+    # A board asks for every variant at boot; each variant_info() reads and parses the
+    # whole catalog again.
+    one_read = micropython.heap_used("infos = mancala.variant_infos()", setup="import mancala")
+    per_name = micropython.heap_used("infos = [mancala.variant_info(v) for v in mancala.variants()]",
+                                     setup="import mancala")
+    assert one_read.allocated * 5 < per_name.allocated, (one_read.allocated, per_name.allocated)
+
+
 def test_unknown_name_lists_close_matches():
     with pytest.raises(mancala.UnknownVariantError) as e:
         mancala.Game("Owarre")

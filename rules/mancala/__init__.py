@@ -13,7 +13,7 @@ from . import variants as _variant_modules  # noqa: F401
 from .errors import RulesError, UnknownVariantError, NoRulesError, PositionError, IllegalMoveError, NotationError
 from .trace import Trace, Step, HAND, OFF
 from .game import Mancala, Outcome
-from .registry import Game, variants, variant_info
+from .registry import Game, variants, variant_info, variant_infos
 
 __version__ = "0.1.0"
 

@@ -114,7 +114,27 @@ def variants(include_unplayable=False):
 
 def variant_info(name):
     """What the catalog says of a variant: a dict of id, title, aliases, board and source."""
-    e = entry(name)
+    return _info(entry(name))
+
+
+def variant_infos(names=None):
+    """variant_info() of each name (default: every playable variant), in order, from one
+    read of the catalog (a board asks for all of them at boot: one read instead of one
+    a name).  An unknown name raises UnknownVariantError, as variant_info does."""
+    entries = _catalog().ENTRIES
+    if names is None:
+        return [_info(e) for e in entries if e[1] is not None]
+    rows = {}
+    for n, e in _names(entries):
+        rows[n] = e
+    out = []
+    for name in names:
+        e = rows.get(normalize(name)) if isinstance(name, str) else None
+        out.append(_info(e) if e is not None else variant_info(name))   # variant_info says why not
+    return out
+
+
+def _info(e):
     return {
         "id": e[0], "title": e[3], "aliases": list(e[4]), "rows": e[5], "pits_per_row": e[6],
         "stores_sown": bool(e[7]), "players": list(e[8]), "source": e[9], "playable": e[1] is not None,
