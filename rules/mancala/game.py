@@ -90,6 +90,7 @@ class Mancala:
     seeds = 4                 # seeds in each pit at the start
     players = 2
     stores_sown = False       # a player's own store is a cell of the sowing track
+    stores_at_left = False    # each store lies at its owner's left end (a board swaps its end stores)
     skip_origin = False       # the emptied pit is passed over when a lap comes round
     relay = RELAY_NONE
     direction = 1             # +1 counter-clockwise, -1 clockwise, 0 the player chooses

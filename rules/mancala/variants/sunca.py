@@ -10,6 +10,9 @@ class Sunca(Dakon):
     id = "sunca"
     title = "Sunca"
     direction = -1
+    # Each home is at its owner's left (decision 1): a board with an end store
+    # at each side gives player 0 the one the counter-clockwise games give player 1.
+    stores_at_left = True
 
     def _start_pit(self, player):
         # The right-hand corner: the first hole of the row going clockwise.
