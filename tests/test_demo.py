@@ -103,6 +103,24 @@ def test_choices_and_load_cells(tmp_path):
     assert "4 moves by" in out and "and 0 button presses" in out
 
 
+def test_lanes_feed_of_one_seed_on_occupancy_sensors_and_on_load_cells():
+    # A feed takes one seed of several into the hand: load cells see it, occupancy sensors
+    # do not (the pit still holds seeds), and the hands go on to the drop the rules say.
+    status, out, err = sowlight(None, "demo", "--variant", "lane", "--option", "setup=even", "--moves", "16",
+                                "--seed", "2", "--no-archive")
+    assert status == 0, out[-3000:] + err
+    feeds = re.findall(r"^ *\d+\. player \d plays \S+ +take 1 from \S+ to the hand: sow \S+$", out, re.M)
+    assert len(moves_printed(out)) == 16 and feeds, out[-3000:]
+    # On load cells, from the placing stage on.
+    cfg = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware", "examples",
+                       "2x6-stores-hx711.json")
+    status, out, err = sowlight(None, "demo", "--variant", "lane", "--preset", cfg, "--moves", "30", "--seed", "2",
+                                "--no-archive")
+    assert status == 0, out[-3000:] + err
+    assert len(moves_printed(out)) == 30, out[-3000:]
+    assert len(re.findall(r"take 1 from \S+ to the hand: sow", out)) >= 2, out[-3000:]
+
+
 def test_a_board_with_real_seeds_is_refused(tmp_path, capsys):
     board = PtyBoard(MockBoard(random_games(1, seed=3)))
     try:

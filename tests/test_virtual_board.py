@@ -369,11 +369,15 @@ def test_bad_sim_acts_are_refused_with_what_to_do(boards):
             lk.request("sim", {"act": "juggle"})
         with pytest.raises(codec.FrameError, match="'button' must be one of confirm, undo, hint, menu"):
             lk.request("sim", {"act": "press", "button": "reset"})
+        assert refused({"act": "lift", "cell": 0, "n": 3})[1] == "cell 0 holds 2 seeds, not 3"
+        assert refused({"act": "lift", "cell": 0, "n": 0})[1] == "lift needs n of 1 or more, not 0"
+        lk.request("sim", {"act": "lift", "cell": 1, "n": 1})     # one seed of two (Lane's feed takes one)
+        lk.request("sim", {"act": "drop", "cell": 12})
         lk.request("sim", {"act": "lift", "cell": 0})
         assert refused({"act": "drop", "cell": 1, "n": 3})[1] == "the hand holds 2 seeds, not 3"
         # Nothing refused changed the seeds.
         seeds = lk.request("sim", {"act": "seeds"})
-        assert seeds["counts"] == [0] + [2] * 11 + [0, 0] and seeds["hand"] == 2 and seeds["bag"] == 976
+        assert seeds["counts"] == [0, 1] + [2] * 10 + [1, 0] and seeds["hand"] == 2 and seeds["bag"] == 976
         with pytest.raises(link.BoardError) as e:
             lk.request("reboot", {"to": "repl"})
         assert e.value.code == "unsupported"

@@ -73,13 +73,17 @@ class Seeds:
             raise SimError("out_of_range", "%s needs n of 1 or more, not %r" % (what, n))
         return n
 
-    def lift(self, cell):
-        """Every seed of `cell` into the hand."""
+    def lift(self, cell, n=None):
+        """`n` seeds of `cell` into the hand (all if not given: a feed in Lane takes one)."""
         cell = self._cell(cell, "lift")
-        if not self.counts[cell]:
+        k = self.counts[cell]
+        if not k:
             raise SimError("out_of_range", "cell %d is empty: there is nothing to lift" % cell)
-        self.hand += self.counts[cell]
-        self.counts[cell] = 0
+        n = self._n(n, k, "lift")
+        if n > k:
+            raise SimError("out_of_range", "cell %d holds %d seed%s, not %d" % (cell, k, "" if k == 1 else "s", n))
+        self.hand += n
+        self.counts[cell] = k - n
 
     def drop(self, cell, n=None):
         """`n` seeds (1 if not given) from the hand into `cell`."""
@@ -340,7 +344,7 @@ class Sim:
         if act == "seeds":
             return
         if act == "lift":
-            w.lift(p.get("cell"))
+            w.lift(p.get("cell"), p.get("n"))
         elif act == "drop":
             w.drop(p.get("cell"), p.get("n"))
         elif act == "take":

@@ -127,11 +127,15 @@ def steps_of(trace):
 
 
 def parse_lit(lit):
-    """A `leds` lit list -> {cell: (role, count)} (count 1 when not given)."""
+    """A `leds` lit list -> {cell: (role, count)}.
+
+    A count not given is 1, but on a `take`: 0, the whole cell (a counted take,
+    such as Lane's feed of one seed, takes that many into the hand)."""
     out = {}
     for item in lit:
         if len(item) >= 2:
-            out[item[0]] = (item[1], item[2] if len(item) > 2 and item[2] else 1)
+            role = item[1]
+            out[item[0]] = (role, item[2] if len(item) > 2 and item[2] else (0 if role == "take" else 1))
     return out
 
 

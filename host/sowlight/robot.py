@@ -46,7 +46,8 @@ class RobotError(BoardViewError):
 def physical_steps(trace, gmap):
     """A move's trace (game cells) as the hands' acts on board cells: (act, cell, n, to).
 
-    act is lift, drop, take (to a board cell, or -1 off the board) or place;
+    act is lift, pick (n seeds into the hand: a capture sown on, Lane's feed of one), drop,
+    take (to a board cell, or -1 off the board) or place;
     the steps the hands do nothing for (extra turn, pass, end ...) are left out."""
     out = []
 
@@ -61,7 +62,7 @@ def physical_steps(trace, gmap):
             out.append(("drop", cell(s.pit), 1, None))
         elif k == "take":
             if s.to == HAND:
-                out.append(("lift", cell(s.pit), s.count, None))
+                out.append(("pick", cell(s.pit), s.count, None))
             else:
                 out.append(("take", cell(s.pit), s.count, cell(s.to) if s.to >= 0 else -1))
         elif k == "place":
@@ -150,7 +151,7 @@ class Robot:
         i = self._next
         while i < len(self.intent):
             a, c = self.intent[i][0], self.intent[i][1]
-            if (a, c) == (act, cell):
+            if c == cell and (a == act or {a, act} == {"lift", "pick"}):
                 self._next = i + 1
                 self._trail_since = 0
                 return
@@ -165,7 +166,12 @@ class Robot:
         self._hinted = 0
         if act == "drop":
             self._sim("drop", "drop %s" % self.name(cell), visible=self._sees_drop(cell), cell=cell)
-        elif act == "lift":
+        elif act == "pick" and 0 < n < self.count(cell):
+            # Some of the seeds only (Lane's feed takes one into the hand): occupancy sensors
+            # still see seeds there, load cells see it.
+            self._sim("lift", "take %d from %s into the hand" % (n, self.name(cell)),
+                      visible=self._counts_seeds(cell), cell=cell, n=n)
+        elif act in ("lift", "pick"):
             self._sim("lift", "lift %s (%d)" % (self.name(cell), self.count(cell)), cell=cell)
         elif act == "take":
             where = self.name(to) if to is not None and to >= 0 else "off the board"
@@ -182,10 +188,16 @@ class Robot:
     def _sees_drop(self, cell):
         """Whether the board's sensors will see a seed dropped into `cell` (load cells count every
         seed; occupancy sensors see only the first)."""
+        return self._counts_seeds(cell) or (self._sensed(cell) and self.count(cell) == 0)
+
+    def _sensed(self, cell):
         sensors = (self.view.hello.get("config") or {}).get("sensors") or {}
-        if isinstance(sensors.get("cells"), list) and cell not in sensors["cells"]:
-            return False
-        return sensors.get("kind") == "hx711" or self.count(cell) == 0
+        return not (isinstance(sensors.get("cells"), list) and cell not in sensors["cells"])
+
+    def _counts_seeds(self, cell):
+        """Whether the board's sensor under `cell` counts seeds (a load cell), not only sees some."""
+        sensors = (self.view.hello.get("config") or {}).get("sensors") or {}
+        return self._sensed(cell) and sensors.get("kind") == "hx711"
 
     def name(self, cell):
         """A board cell's name in the game being played (its pit name, or 'store 0')."""
@@ -315,6 +327,8 @@ class Robot:
                     continue
                 raise RobotError("the hands made %s, but the board does not take it (it shows %s)"
                                  % (self._meant(game, move), self.shows()))
+            if self._drop_as_meant():
+                continue
             if self._step():
                 continue
             self._nothing_to_do(game)
@@ -358,6 +372,19 @@ class Robot:
             return True
         return False
 
+    def _drop_as_meant(self):
+        """Seeds in the hand and no LED saying where they go: the board could not see the last
+        act (one seed taken from a pit that keeps others, on occupancy sensors) and waits for
+        the next it can see.  The hands drop where the move they mean goes next, as a player
+        who knows the rules does."""
+        if self.intent is None or not self.hand or self.view.cells("drop") or self.view.cells("trail"):
+            return False
+        i = self._next + self._trail_since
+        if i < len(self.intent) and self.intent[i][0] == "drop":
+            self.do(self.intent[i])
+            return True
+        return False
+
     def _start(self, game, gmap, start):
         """The first act of the move: the pit given, the hint, or one the LEDs offer."""
         view = self.view
@@ -374,9 +401,11 @@ class Robot:
         hints = view.cells("hint")
         if not starts and not places:
             # A pit whose trail seed just went in blinks trail / the player's colour: the `leds`
-            # message names the trail only.  Which of those the player may lift, the rules say.
-            firsts = set(steps[0][1] for steps in moves if steps and steps[0][0] == "lift")
-            starts = [c for c in view.cells("trail") if c in firsts]
+            # message names the trail only; a move that starts by taking seeds into the hand
+            # (Lane's feed) is lit `take` or `relay`.  Which of those the player may lift, the
+            # rules say.
+            firsts = set(steps[0][1] for steps in moves if steps and steps[0][0] in ("lift", "pick"))
+            starts = [c for c in sorted(view.lit or {}) if c in firsts and view.lit[c][0] in ("trail", "take", "relay")]
         if self.prefer_hint and hints:
             pick = hints[0]
         elif starts or places:
@@ -418,6 +447,8 @@ class Robot:
         if role in ("relay", "lift"):
             return ("lift", cell, 0, None)
         if role == "take":
+            if n:       # a counted take: that many seeds into the hand (docs/protocol.md, `leds`)
+                return ("pick", cell, n, None)
             dest = self.view.cells("dest")
             return ("take", cell, 0, dest[0] if dest else -1)
         return ("place", cell, n, None)
