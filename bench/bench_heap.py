@@ -431,11 +431,12 @@ def choose_layout(vm, mounts, code, preload, pads=PADS):
     """The padding (bytes allocated before the app) whose boot keeps the least, and every boot figure.
 
     MicroPython's collector is conservative: a word of live data that happens to hold the address
-    of a dead block keeps that block (and what it points to) alive.  The boot allocates about
-    1.5 MB of garbage in one go here (controller.fitting_variants() reads the rules' catalog once
-    per variant), and this VM collects only after it, so in some heap layouts a stray word keeps
-    a copy of the catalog's module (about 15 KB) for good.  A few bytes allocated before the app
-    shift the layout; the least figure is the app's own."""
+    of a dead block keeps that block (and what it points to) alive.  The boot allocates some
+    190 KB in one go here (1.6 MB when the controller read the rules' catalog once per variant;
+    now once, mancala.variant_infos), and this VM collects only after it, so in some heap
+    layouts a stray word could keep a block of it (a copy of the catalog's module, 15 KB) for
+    good.  A few bytes allocated before the app shift the layout; the least figure is the
+    app's own."""
     figures = []
     for k in range(pads):
         figures.append(run_loop(vm, mounts, code, preload, 48 * k, scans_most=0)["boot_live"])

@@ -308,6 +308,34 @@ def test_self_test_lights_every_led_and_reports_a_dead_sensor(fake):
     assert a.controller.state == "menu"
 
 
+def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monkeypatch):
+    # App.loop, what main() runs on a board: a scan, then a pause of SCAN_MS, for good; a service
+    # the menu asked for (a coroutine) is run in between; Ctrl-C (the pause raising
+    # KeyboardInterrupt, as sleep_ms does) ends it for main() to catch.
+    a = make_app(fake)
+    a.boot(0)
+    pauses = []
+    served = []
+
+    def sleep_ms(ms):
+        pauses.append((ms, a.loops))
+        if len(pauses) == 3:
+            a.controller.service_request = "self_test"
+        elif len(pauses) == 6:
+            raise KeyboardInterrupt
+
+    async def service(which):
+        served.append((which, a.loops))
+        a.controller.service_request = None
+
+    monkeypatch.setattr(fake.app, "sleep_ms", sleep_ms)
+    monkeypatch.setattr(a, "service", service)
+    with pytest.raises(KeyboardInterrupt):
+        a.loop()
+    assert pauses == [(fake.app.SCAN_MS, k) for k in range(1, 7)]
+    assert served == [("self_test", 4)]
+
+
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):
     link = FakeLink()
     a = make_app(fake, link=link, tmp_path=tmp_path)

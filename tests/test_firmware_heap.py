@@ -33,16 +33,22 @@ import bench_heap  # noqa: E402
 
 PRESET = "/" + bench_heap.PRESET
 
-# The limits (bytes; measured on MicroPython 1.27's VM, the firmware of issue #4's first cut, plus
+# The limits (bytes; measured on MicroPython 1.27's VM, the firmware of issue #4's second cut, plus
 # room for a few small changes).  FIRMWARE_MODULES: the firmware modules a board keeps loaded,
-# each imported after the rules core and the controller's modules (what the heap work cut:
-# 64.9 KB before).  BOOTED: the whole app booted (modules and state), as main() leaves it.
-FIRMWARE_MODULES = 48 * 1024
-BOOTED = 120 * 1024
+# each imported after the rules core and the controller's modules (64.9 KB before the first cut,
+# 43.1 KB before the second, 39.5 KB after it; the controller's own modules, imported before,
+# went from 38.7 to 23.7 KB).  BOOTED: the whole app booted (modules and state), as main() leaves
+# it (111.9 KB before the second cut, 94.3 KB after it).
+FIRMWARE_MODULES = 42 * 1024
+BOOTED = 99 * 1024
+# CONTROLLER: controller.py alone, imported after the modules it uses (25.1 KB before the second
+# cut, 13.7 KB after it: what a game rarely runs is in ctlrare, ctlmismatch and ctlplacing).
+CONTROLLER = 15 * 1024
 
 # Modules a board needs only now and then: never left loaded by boot or by the request that used them.
 NOW_AND_THEN = ("configcheck", "journalread", "badconfig", "startup", "service", "memstorage",
-                "errorcodes", "crcpure", "adafruitleds", "hx711", "gpio")
+                "errorcodes", "crcpure", "adafruitleds", "hx711", "gpio", "ctlrare", "ctlmismatch", "ctlplacing",
+                "apprare", "codecmore", "linkrare")
 # The firmware's modules in the controller's world (the controller and what it imports are the
 # controller's, the rules core is its own): imported before the firmware's own are measured.
 NOT_OURS = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "mancala.registry",
@@ -144,12 +150,15 @@ def test_the_firmwares_own_modules_stay_under_the_guard(micropython, mpy, kept):
     own = (live[at[2]] - live[at[1]]) + (live[at[4]] - live[at[3]])
     assert 8 * 1024 < own < FIRMWARE_MODULES, "the firmware's modules keep %d bytes (%s)" % (
         own, ", ".join(first + mine))
+    assert theirs[-1] == "sowlight_fw.controller"
+    controller = live[at[3]] - live[at[3] - 1]
+    assert 4 * 1024 < controller < CONTROLLER, "controller.py keeps %d bytes" % controller
 
 
 def test_the_booted_app_stays_under_the_guard(micropython, mpy, kept):
-    # The boot makes about 1.5 MB of garbage at once (the controller reads the rules' catalog once
-    # per variant), and the VM's conservative collector keeps a block of it whenever a word of live
-    # data happens to hold its address: a matter of heap layout, so a few layouts are tried (a few
+    # The boot makes some 190 KB of garbage at once (the config's check, the rules' catalog read
+    # once), and the VM's conservative collector keeps a block of it whenever a word of live data
+    # happens to hold its address: a matter of heap layout, so a few layouts are tried (a few
     # bytes allocated first) and the least figure is the app's.
     todo = ["import " + m for m in kept] + [BOOT]
     figures = []
@@ -183,6 +192,61 @@ def test_rare_requests_load_their_module_only_while_they_run(micropython, mpy, k
     # Interned names stay (MicroPython never frees them) and the link keeps its last reply; the code
     # of journalread, service and configcheck (about 20 KB) has gone again.
     assert after - before < 3 * 1024, (before, after)
+
+
+def test_the_controllers_parts_are_loaded_only_while_they_are_needed(micropython, mpy, kept):
+    # ctlrare (buttons, requests, new games) for the call and the rest of its scan; ctlmismatch while
+    # the set-up lasts or the board disagrees; neither while a game is played as it should be.
+    parts = ["sowlight_fw.ctlrare", "sowlight_fw.ctlmismatch", "sowlight_fw.ctlplacing", "sowlight_fw.apprare",
+             "sowlight_fw.codecmore", "sowlight_fw.linkrare"]
+    todo = ["import " + m for m in kept] + [
+        BOOT + "\nc = a.controller\nfull = [1] * 12 + [0, 0]\nwrong = [1] * 12 + [1, 0]",
+        "c.new_game('oware')\nprint(json.dumps(ours()))",
+        "for t in range(1000, 1300, 20):\n    c.feed_observation(full, t)\nc.press('confirm', 1300)\n"
+        "c.feed_observation(full, 1320)\n"
+        "print(c.state, c.mismatch)\nprint(json.dumps(ours()))",
+        "reply = a.request('get_state', {}, 1040)\nprint(reply['phase'])\nreply = None\nprint(json.dumps(ours()))",
+        "for t in range(2000, 4000, 20):\n    c.feed_observation(wrong, t)\nprint(c.state, c.mismatch)\n"
+        "print(json.dumps(ours()))",
+        "for t in range(4000, 5000, 20):\n    c.feed_observation(full, t)\nprint(c.state, c.mismatch)\n"
+        "print(json.dumps(ours()))\ndel c.outbox[:]\ndel c.records[:]",
+        "print(json.dumps(ours()))",
+    ]
+    live, printed = steps(micropython, mpy, todo)
+    loaded = [[m for m in json.loads(line) if m in parts] for line in printed if line.startswith("[")]
+    states = [line for line in printed if not line.startswith("[")]
+    assert states == ["await_lift False", "await_lift", "await_lift True", "await_lift False"]
+    assert loaded == [["sowlight_fw.ctlmismatch", "sowlight_fw.ctlrare"], [], [], ["sowlight_fw.ctlmismatch"], [], []]
+    game = json.loads(printed[-1])
+    assert sorted(set(game) - set(kept)) == ["mancala.variants.oware"]
+    # What the mismatch loaded has gone again (its interned names stay: MicroPython never frees those).
+    before = live[len(kept) + 3]
+    after = live[-1]
+    assert after - before < 2 * 1024, (before, after)
+
+
+def test_the_boards_loop_runs_without_asyncio(micropython, mpy):
+    # main() runs App.loop: asyncio (whose classes take a few KB of heap) is imported only for a
+    # self-test or a calibration, which are coroutines.
+    loop = BOOT + """
+pauses = []
+
+
+def pause(ms):
+    pauses.append(ms)
+    if len(pauses) == 5:
+        raise KeyboardInterrupt
+
+
+app.sleep_ms = pause
+try:
+    a.loop()
+except KeyboardInterrupt:
+    pass
+print(json.dumps([pauses, a.loops, "asyncio" in sys.modules]))
+"""
+    _, printed = steps(micropython, mpy, [loop])
+    assert json.loads(printed[-1]) == [[20] * 5, 5, False]
 
 
 def test_the_boards_decoder_starts_small_and_grows_only_for_a_long_line():

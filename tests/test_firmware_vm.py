@@ -285,22 +285,32 @@ def test_main_py_stays_at_the_repl_when_asked(micropython, tmp_path):
 def test_the_controllers_runtime_state_is_small(micropython):
     """What a game in progress keeps besides code: the controller's own state stays a few KB; the
     rest is the rules core's move history (for undo and repetition), which grows with the game."""
+    # The controller's parts (ctlrare, ctlmismatch) are imported before the measurement and kept
+    # (unloading off): their code is not its state.  The VM's collector is conservative: a stale
+    # word left where the measured code ran can keep a dead block alive (a copy of the game's
+    # history: 17 KB more), and which block depends on the heap's layout.  So each figure is taken
+    # with a few different small allocations ending the measured code, and the least counts.
     setup = """
 import json
-from sowlight_fw import config
-import sowlight_fw.controller, sowlight_fw.follow, sowlight_fw.observe
+from sowlight_fw import config, unload
+import sowlight_fw.controller, sowlight_fw.follow, sowlight_fw.observe, sowlight_fw.ctlrare, sowlight_fw.ctlmismatch
 import mancala, mancala.variants.oware
 import hands
+unload._BOARD = False
 board = config.check(json.load(open("/boards/2x6-stores.json")))
 """
-    start = micropython.heap_used(
-        "c = sowlight_fw.controller.Controller(board)\nc.new_game('oware')\ndel c.records[:]\ndel c.outbox[:]",
-        setup=setup, mounts=MOUNTS)
-    assert start.retained < 10 * 1024
+    ends = ("x = [0] * 4\nx = None\n", "x = bytearray(64)\nx = None\n", "x = [0] * 4\nx = None\ny = bytearray(16)\ny = None\n")
+
+    def least(code, timeout=60):
+        return min(micropython.heap_used(code + end, setup=setup, mounts=MOUNTS, timeout=timeout).retained
+                   for end in ends)
+
+    start = least("c = sowlight_fw.controller.Controller(board)\nc.new_game('oware')\ndel c.records[:]\n"
+                  "del c.outbox[:]\n")
+    assert 1024 < start < 10 * 1024
     moves = [r["move"] for r in cpython_game("occupancy", "oware", 1) if r["kind"] == "move"]
-    game = micropython.heap_used(
-        "h = hands.start(board, 'oware', seed=1)\nh.play(20000)\nc = h.c\nassert len(c.game.moves_played()) == %d\n"
-        "del c.records[:]\ndel c.outbox[:]\nh = None\n" % len(moves), setup=setup, mounts=MOUNTS, timeout=300)
-    history = micropython.heap_used(
-        "g = mancala.Game('oware')\nfor m in %r:\n    g.play(m)\n" % moves, setup=setup, mounts=MOUNTS)
-    assert game.retained - history.retained < 10 * 1024
+    game = least("h = hands.start(board, 'oware', seed=1)\nh.play(20000)\nc = h.c\n"
+                 "assert len(c.game.moves_played()) == %d\ndel c.records[:]\ndel c.outbox[:]\nh = None\n" % len(moves),
+                 timeout=300)
+    history = least("g = mancala.Game('oware')\nfor m in %r:\n    g.play(m)\n" % moves)
+    assert history > 1024 and game - history < 10 * 1024, (game, history)

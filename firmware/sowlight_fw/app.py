@@ -24,11 +24,6 @@ calibration (service.py).  `python bench/bench_heap.py` measures the heap
 import sys
 
 try:
-    import asyncio
-except ImportError:  # older MicroPython
-    import uasyncio as asyncio
-
-try:
     from time import ticks_ms, ticks_diff, sleep_ms
 except ImportError:  # CPython (the virtual board)
     import time as _time
@@ -42,10 +37,9 @@ except ImportError:  # CPython (the virtual board)
     def sleep_ms(ms):
         _time.sleep(ms / 1000)
 
-from . import codec, config
+from . import config
 from .colours import ERROR
-from .controller import Controller
-from .journal import Journal, JournalError
+from .journal import JournalError
 from .unload import unload
 
 VERSION = "0.1.0"
@@ -54,7 +48,18 @@ SCAN_MS = 20
 REPL_FLAG = "repl_once"
 
 
+def _asyncio():
+    # Imported when first needed: a board's loop (App.loop) does without it, and its classes
+    # would take a few KB of a stock Pico's heap; self-test and calibration are coroutines.
+    try:
+        import asyncio
+    except ImportError:  # older MicroPython
+        import uasyncio as asyncio
+    return asyncio
+
+
 async def _sleep(ms):
+    asyncio = _asyncio()
     if hasattr(asyncio, "sleep_ms"):
         await asyncio.sleep_ms(ms)
     else:
@@ -70,81 +75,29 @@ class App:
 
     def __init__(self, board, machine=None, storage=None, link=None, strip=None, sensors=None, buttons=None,
                  settings=None, config_path=config.DEFAULT_PATH, virtual=False):
-        if machine is None:
-            import machine
-        self.board = board
-        self.machine = machine
-        self.config_path = config_path
-        if storage is None:
-            from .storage import FlashStorage
-            storage = FlashStorage()
-        self.journal = Journal(storage)
-        if strip is None:
-            from .leds import Strip, NeoPixelDriver
-            strip = Strip(board, NeoPixelDriver(board.led_pin, board.led_count, board.led_order))
-        self.strip = strip
-        if sensors is None:
-            from . import sensors as _sensors
-            sensors = _sensors.make(board, machine)
-        self.sensors = sensors
-        if buttons is None:
-            from .buttons import Buttons
-            buttons = Buttons(board, machine)
-        self.buttons = buttons
-        self.link = link
-        self.handlers = {}         # request type -> fn(payload, now_ms) -> reply dict
-        self.virtual = virtual
-        self.settings = settings
-        self.controller = None
-        self.values = [None] * board.cells
-        self.pending = []          # journal records not yet on flash (flash full or failing)
-        self.now = 0               # the time of the scan in progress (ticks_ms)
-        self._reboot_to = None     # "app"/"repl": reset once the reply to `reboot` is out
-        self._time = None          # (host Unix time, ticks_ms then), from the host's hello
-        self.cal = None            # calibration readings so far
-        self.loops = 0
+        self._rare("init", board, machine, storage, link, strip, sensors, buttons, settings, config_path, virtual)
+
+    def _rare(self, name, *args):
+        """apprare.<name>(self, *args), with apprare.py loaded for the call only."""
+        from . import apprare
+        try:
+            return getattr(apprare, name)(self, *args)
+        finally:
+            unload("apprare")
 
     # ----- start-up ----------------------------------------------------------------
 
     def boot(self, now=None):
-        now = ticks_ms() if now is None else now
-        self.now = now
-        repaired = self.journal.open()
-        c = Controller(self.board, clock=self.wall_clock, settings=self.settings,
-                       next_game=self.journal.next_game(), now_ms=now)
-        self.controller = c
-        for text in repaired:
-            c._log("warn", "journal: " + text)
-        if not getattr(self.sensors, "calibrated", True):
-            c._log("warn", "the sensors are not calibrated: run calibration from the menu")
-        cur = self.journal.current()
-        if cur is not None:
-            c.resume(cur[0], cur[1], now)
-        if self.link is not None:
-            self.link.start(self.hello_payload(), now)
-        return c
+        return self._rare("boot", ticks_ms() if now is None else now)
+
+    def hello_payload(self):
+        return self._rare("hello_payload")
 
     def wall_clock(self):
         if self._time is None:
             return None
         t, at = self._time
         return t + ticks_diff(ticks_ms(), at) // 1000
-
-    def hello_payload(self):
-        b = self.board
-        try:
-            uid = "".join("%02x" % x for x in self.machine.unique_id())
-        except AttributeError:
-            uid = "0"
-        sensed = [c for c in range(b.cells) if b.cell_sensors[c] is not None]
-        c = self.controller
-        p = codec.hello(codec.BOARD, SW, board="%s-%s" % (b.id_prefix, uid),
-                        config={"geometry": {"rows": b.rows, "pits_per_row": b.pits_per_row, "stores": b.stores},
-                                "sensors": {"kind": b.sensor_kind, "cells": sensed}, "leds": b.led_count},
-                        variants=list(c.variants), game=c.game_no if c.game is not None else None)
-        if self.virtual:
-            p["virtual"] = True
-        return p
 
     # ----- one pass of the loop -------------------------------------------------------
 
@@ -161,6 +114,7 @@ class App:
         if self.link is not None:
             self.link.poll(self.request, now)
         self.flush()
+        c.drop_parts()                  # what a button or a request loaded of the controller goes again
         self.strip.show(c.frame, c.brightness)
         self.loops += 1
         if self._reboot_to is not None:       # asked for: the reply to `reboot` is written now
@@ -200,41 +154,15 @@ class App:
     def request(self, t, p, now):
         """Carry out a request the link hands over (validated, after a hello); return its reply,
         a dict with "type" ("ok", "state", "error", ...)."""
-        c = self.controller
-        if t == "hello":
-            if "time" in p:
-                self._time = (p["time"], ticks_ms())
-            return dict(self.hello_payload(), type="hello")
-        handler = self.handlers.get(t)
-        if handler is not None:
-            return handler(p, now)
-        if t == "sim":
-            return {"type": "error", "code": "unsupported",
-                    "msg": "this board has real seeds: move them by hand ('sim' is for a virtual board)"}
-        if t == "journal_list" or t == "journal_get" or t == "journal_ack":
-            from . import journalread
-            try:
-                return journalread.request(self, t, p)
-            finally:
-                unload("journalread")
-        if t == "self_test":
-            return dict(self.self_test(), type="ok")
-        if t == "calibrate":
-            return self.calibrate(p.get("step"))
-        if t == "reboot":
-            self._reboot_to = p["to"]
-            return {"type": "ok"}
-        reply = c.command(dict(p, type=t), now)
-        if t == "get_state" and reply.get("type") == "state":
-            reply["lit"] = c.lit()      # what the LEDs show now: a host that just connected sees it at once
-        return reply
+        if t == "hello" and "time" in p:
+            self._time = (p["time"], ticks_ms())
+        try:
+            return self._rare("request", t, p, now)
+        finally:
+            self.controller.drop_parts()      # (what the request loaded of the controller)
 
     def _reboot(self, to):
-        if to == "repl":
-            with open(REPL_FLAG, "w") as f:
-                f.write("1")
-        sleep_ms(100)
-        self.machine.reset()
+        self._rare("reboot", to)
 
     # ----- self-test and calibration (sowlight_fw/service.py, loaded only while one runs) -----
 
@@ -261,7 +189,21 @@ class App:
 
     # ----- the loop -------------------------------------------------------------------------------
 
+    def loop(self):
+        """The loop as main() runs it on a board, for good: a scan every SCAN_MS, and self-test or
+        calibration when the menu asks for one (coroutines: asyncio runs them).  Without asyncio
+        otherwise, whose classes would take heap; run() is the same loop as a coroutine."""
+        if self.controller is None:
+            self.boot()
+        while True:
+            self.step(ticks_ms())
+            if self.controller.service_request:
+                _asyncio().run(self.service(self.controller.service_request))
+            sleep_ms(SCAN_MS)
+
     async def run(self, loops=None):
+        """The loop as a coroutine, `loops` scans (None: for good): the virtual board runs it
+        beside its own tasks."""
         if self.controller is None:
             self.boot()
         n = 0
@@ -292,7 +234,7 @@ def main(config_path=config.DEFAULT_PATH, machine=None, cycles=None):
         return None
     usb = app.link.transport if app.link is not None else None
     try:
-        asyncio.run(app.run())
+        app.loop()
     except KeyboardInterrupt:
         print("sowlight: stopped")
     except Exception as e:   # never a crash loop: say what happened, stay at the REPL

@@ -14,6 +14,12 @@ This module is the only implementation: the firmware (MicroPython) and the
 laptop companion (CPython) both import it, so both ends produce identical
 bytes.  It does no I/O; the link layer feeds it bytes and writes what it
 returns.
+
+The board keeps this module loaded for as long as it runs, and on a stock
+Pico a module's code lives in its heap: so what only a refused or unusual
+frame, a hello or a long reply needs (what is wrong in words, the table as a
+dict, hello(), check_hello(), fit(), chunks()) is in codecmore.py, imported
+for the call and dropped after it (unload.py); the names are read here.
 """
 import json
 import sys
@@ -25,6 +31,7 @@ except ImportError:  # CPython
         return x
 
 from .crc import crc32
+from .unload import unload
 
 # ----- limits and constants ------------------------------------------------
 
@@ -135,12 +142,6 @@ _TABLE = (
     "log board level:=debug/info/warn/error! msg:s!\n"
 )
 
-# Fields of the objects inside some lists and of a board's hello, checked by validate() too.
-_GAME_FIELDS = "game:u! variant:s! first:u! last:u! synced:i! over:b!"
-_RECORD_FIELDS = "ply:u! kind:s!"
-_CONFIG_FIELDS = "geometry:o! sensors:o!"
-_BOARD_HELLO = "board:s! config:o! variants:l!"
-
 _INT = const(1)
 _STR = const(2)
 _BOOL = const(4)
@@ -152,11 +153,6 @@ _SEQ = const(128)    # an integer 0..65535 (a frame's seq, in "re")
 _KIND_LETTERS = "isblonuqUQSLOm"      # a kind's letter in the table, and its bits below
 _KIND_BITS = bytes((_INT, _STR, _BOOL, _LIST, _OBJ, _NULL, _UINT, _SEQ, _UINT | _NULL, _SEQ | _NULL,
                     _STR | _NULL, _LIST | _NULL, _OBJ | _NULL, _INT | _LIST))
-
-_KIND_NAMES = ((_INT, "an integer"), (_UINT, "an integer >= 0"), (_SEQ, "a seq number 0..65535"),
-               (_STR, "a string"), (_BOOL, "true or false"), (_LIST, "a list"),
-               (_OBJ, "an object"), (_NULL, "null"))
-
 
 def _line(mtype):
     """The table's line for `mtype` without the type ("<sender> <fields>"), or None."""
@@ -171,52 +167,30 @@ def _line(mtype):
     return _TABLE[i:_TABLE.find("\n", i)]
 
 
-def _fields(spec):
-    """(name, kind, required) of each field of a spec (fields as in the table); kind is a bit
-    set, or a tuple of strings for "one of these".  (validate() reads the spec in place.)"""
-    for f in spec.split(" "):
-        if f:
-            k = f.find(":")
-            required = f[-1] == "!"
-            yield f[:k], _kind(f[k + 1:len(f) - 1 if required else len(f)]), required
-
-
-def _types():
-    """Every message type of the table, in its order."""
-    out = []
-    i = 0
-    while True:
-        j = _TABLE.find("\n", i + 1)
-        if j < 0:
-            return out
-        k = _TABLE.find(" ", i + 1, j)
-        out.append(_TABLE[i + 1:k if k >= 0 else j])
-        i = j
-
-
 def __getattr__(name):
-    # Tables for the laptop (tests, tools, docs); a board never builds them.
-    if name == "MESSAGES":
-        table = {}
-        for mtype in _types():
-            line = _line(mtype)
-            sp = line.find(" ")
-            table[mtype] = (line if sp < 0 else line[:sp], tuple(_fields("" if sp < 0 else line[sp + 1:])))
-        return table
+    # What moved to codecmore.py (the table as a dict, the hellos, fit, chunks) and the error
+    # codes' meanings (errorcodes.py): for the laptop, and for a board's rare calls (the module
+    # is dropped at once: the function returned keeps what it needs while it runs).
     if name == "ERRORS":
         from .errorcodes import ERRORS
         return ERRORS
+    if name in ("MESSAGES", "hello", "check_hello", "fit", "chunks"):
+        from . import codecmore
+        try:
+            return codecmore.messages() if name == "MESSAGES" else getattr(codecmore, name)
+        finally:
+            unload("codecmore")
     raise AttributeError("module 'sowlight_fw.codec' has no attribute '%s'" % name)
 
 
-def _kind_text(kind):
-    if type(kind) is tuple:
-        return "one of " + ", ".join(kind)
-    names = []
-    for bit, name in _KIND_NAMES:
-        if kind & bit:
-            names.append(name)
-    return " or ".join(names)
+def _more(name, *args):
+    """codecmore.<name>(*args), with codecmore loaded for the call only: mostly the FrameError
+    that says what is wrong with a payload, in words."""
+    from . import codecmore
+    try:
+        return getattr(codecmore, name)(*args)
+    finally:
+        unload("codecmore")
 
 
 def _kind_ok(v, kind):
@@ -260,10 +234,9 @@ def _check_fields(where, payload, spec):
             else:
                 ok = _kind_ok(v, _KIND_BITS[_KIND_LETTERS.find(spec[k + 1])])
             if not ok:
-                raise FrameError(BAD_PAYLOAD, "%s field '%s' must be %s, not %s" % (
-                    where, name, _kind_text(_kind(spec[k + 1:end])), _short_repr(v)))
+                raise _more("wrong_field", where, name, spec[k + 1:end], v)
         elif end < j:
-            raise FrameError(BAD_PAYLOAD, "%s needs field '%s' (%s)" % (where, name, _kind_text(_kind(spec[k + 1:end]))))
+            raise _more("missing_field", where, name, spec[k + 1:end])
         i = j + 1
 
 
@@ -280,29 +253,6 @@ def _one_of(spec, a, b, v):
     return False
 
 
-def _kind(text):
-    """The kind a table entry's text names: its bits, or a tuple of the strings it allows."""
-    if text[0] == "=":
-        return tuple(text[1:].split("/"))
-    return _KIND_BITS[_KIND_LETTERS.find(text)]
-
-
-def _check_items(where, items, spec):
-    i = 0
-    for item in items:
-        if type(item) is not dict:
-            raise FrameError(BAD_PAYLOAD, "%s[%d] must be an object, not %s" % (where, i, _short_repr(item)))
-        _check_fields("%s[%d]" % (where, i), item, spec)
-        i += 1
-
-
-def _short_repr(v):
-    r = repr(v)
-    if len(r) > 40:
-        r = r[:37] + "..."
-    return r
-
-
 def validate(mtype, payload, sender=None):
     """Check a payload against the message table; raise FrameError saying what is wrong.
 
@@ -310,40 +260,24 @@ def validate(mtype, payload, sender=None):
     """
     line = _line(mtype)
     if line is None:
-        raise FrameError(UNKNOWN_TYPE, "unknown message type %s; known types: %s" % (
-            _short_repr(mtype), ", ".join(sorted(_types()))))
+        raise _more("unknown_type", mtype)
     sp = line.find(" ")
     who = line if sp < 0 else line[:sp]
     if sender is not None and who != "*" and who != sender:
         raise FrameError(UNKNOWN_TYPE, "'%s' is sent by the %s, not by the %s" % (mtype, who, sender))
     if type(payload) is not dict:
-        raise FrameError(BAD_PAYLOAD, "the payload of '%s' must be a JSON object, not %s" % (
-            mtype, _short_repr(payload)))
+        raise _more("not_object", mtype, payload)
     if sp >= 0:
         _check_fields("'" + mtype + "'", payload, line[sp + 1:])
-    # What the table cannot say: shapes inside lists and role-dependent fields.
-    if mtype == "hello":
-        p = payload["proto"]
-        if len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int or p[0] < 0 or p[1] < 0:
-            raise FrameError(BAD_PAYLOAD, "'hello' field 'proto' must be [major, minor] (two integers >= 0), not %s"
-                             % _short_repr(p))
-        if payload["role"] == BOARD:
-            _check_fields("a board's 'hello'", payload, _BOARD_HELLO)
-            _check_fields("'hello' field 'config'", payload["config"], _CONFIG_FIELDS)
-            for v in payload["variants"]:
-                if type(v) is not str:
-                    raise FrameError(BAD_PAYLOAD, "'hello' field 'variants' must list strings, not %s"
-                                     % _short_repr(v))
-    elif mtype == "journal":
-        _check_items("'journal' games", payload["games"], _GAME_FIELDS)
-    elif mtype == "records":
-        _check_items("'records' records", payload["records"], _RECORD_FIELDS)
+    # What the table cannot say: shapes inside lists and role-dependent fields (those of the
+    # messages a board sends often checked here, the rarer ones in codecmore).
+    if mtype == "hello" or mtype == "journal" or mtype == "records":
+        _more("check_more", mtype, payload)
     elif mtype == "leds":
         for item in payload["lit"]:
             if type(item) is not list or not 2 <= len(item) <= 3 or type(item[0]) is not int \
                     or type(item[1]) is not str or (len(item) == 3 and not _kind_ok(item[2], _UINT)):
-                raise FrameError(BAD_PAYLOAD, "'leds' field 'lit' must hold [cell, role] or [cell, role, count] "
-                                 "entries, not %s" % _short_repr(item))
+                raise _more("bad_lit", item)
     elif mtype == "move" and type(payload["move"]) is list:
         m = payload["move"]
         # [pit, direction], or a staged move: a word naming the stage, then its numbers (["place", 0, 1]).
@@ -354,31 +288,7 @@ def validate(mtype, payload, sender=None):
         if ok and type(m[0]) is int:
             ok = len(m) == 2 and type(m[1]) is int
         if not ok:
-            raise FrameError(BAD_PAYLOAD, "'move' field 'move' must be a pit, [pit, direction] or a staged move "
-                             "[\"stage\", numbers...], not %s" % _short_repr(m))
-
-
-def check_hello(payload):
-    """Raise VersionError unless a validated hello speaks our major version; return (major, minor)."""
-    major = payload["proto"][0]
-    minor = payload["proto"][1]
-    if major != PROTO_MAJOR:
-        # The side with the older major version is the one to bring up to date.
-        if (major < PROTO_MAJOR) == (payload["role"] == BOARD):
-            fix = "redeploy the firmware that matches this companion (sowlight deploy)"
-        else:
-            fix = "update the companion (pip install -U sowlight)"
-        raise VersionError("the %s speaks link protocol %d.%d, this side speaks %d.%d: %s" % (
-            payload["role"], major, minor, PROTO_MAJOR, PROTO_MINOR, fix))
-    return major, minor
-
-
-def hello(role, sw, **fields):
-    """The payload of our hello: protocol version, role, software version and `fields`."""
-    p = {"proto": [PROTO_MAJOR, PROTO_MINOR], "role": role, "sw": sw}
-    for k in fields:
-        p[k] = fields[k]
-    return p
+            raise _more("bad_move", m)
 
 
 # ----- canonical JSON ------------------------------------------------------
@@ -456,10 +366,10 @@ def _write(v, out, depth):
     t = type(v)
     if t is dict:
         if depth >= _MAX_DEPTH:
-            raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
+            raise _more("too_deep")
         for k in v:
             if type(k) is not str:
-                raise FrameError(MALFORMED, "payload keys must be strings, not %s" % _short_repr(k))
+                raise _more("bad_key", k)
         sep = "{"
         for k in sorted(v):
             out.append(sep)
@@ -477,7 +387,7 @@ def _write(v, out, depth):
         out.append("}" if sep == "," else "{}")
     elif t is list or t is tuple:
         if depth >= _MAX_DEPTH:
-            raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
+            raise _more("too_deep")
         # A list of integers and plain ASCII words (pits, trace steps) is
         # written by the C json module: its output for those is canonical on
         # both CPython and MicroPython, and it is many times faster there.
@@ -512,11 +422,8 @@ def _write(v, out, depth):
         out.append("false")
     elif v is None:
         out.append("null")
-    elif t is float:
-        raise FrameError(MALFORMED, "floats are not allowed in payloads (%s): send integers, e.g. thousandths" % v)
     else:
-        raise FrameError(MALFORMED, "cannot put %s in a payload: use dict, list, str, int, bool or None"
-                         % _short_repr(v))
+        raise _more("bad_value", v)      # a float (its text differs between ports) or no JSON type
 
 
 # Lists go through the C json module on MicroPython only: there every Python
@@ -559,43 +466,16 @@ def encode(seq, mtype, payload=None, check=True):
     if payload is None:
         payload = {}
     if type(seq) is not int or not 0 <= seq < SEQ_MOD:
-        raise FrameError(MALFORMED, "seq must be an integer 0..65535, not %s" % _short_repr(seq))
+        raise _more("bad_seq", seq)
     if not _type_ok(mtype):
-        raise FrameError(MALFORMED, "message type must be 1-%d characters a-z or _, not %s" % (
-            _MAX_TYPE, _short_repr(mtype)))
+        raise _more("bad_type", mtype)
     if check:
         validate(mtype, payload)
     body = ("@%04x %s %s" % (seq, mtype, dumps(payload))).encode()
     frame = body + b" %08x\n" % crc32(body)
     if len(frame) > MAX_FRAME:
-        raise FrameError(TOO_LONG, "a '%s' frame of %d bytes is longer than the %d-byte limit" % (
-            mtype, len(frame), MAX_FRAME))
+        raise _more("too_long", mtype, len(frame))
     return frame
-
-
-_RE_ROOM = const(11)  # ',"re":65535': room for the "re" a link adds to a reply
-
-
-def fit(mtype, payload, key, limit=MAX_FRAME):
-    """Shorten the list payload[key] to the items, from the first, that fit in one frame.
-
-    Returns how many were cut off (0: all fit).  Room is kept for an "re"
-    field when the payload has none yet (the link adds it to replies).  Used
-    for replies whose length the board does not know in advance: `records`,
-    `journal`.
-    """
-    items = payload[key]
-    payload[key] = []
-    # "@0000 " + type + " " + payload + " " + 8 hex digits + newline
-    size = 17 + len(mtype) + len(dumps(payload)) + (0 if "re" in payload else _RE_ROOM)
-    n = 0
-    for item in items:
-        size += len(dumps(item)) + (1 if n else 0)
-        if size > limit:
-            break
-        n += 1
-    payload[key] = items[:n] if n < len(items) else items
-    return len(items) - n
 
 
 class Encoder:
@@ -610,20 +490,6 @@ class Encoder:
         data = encode(seq, mtype, payload)
         self.seq = seq  # only a frame that was really made uses up a number
         return data
-
-
-def chunks(frame, size=CHUNK):
-    """Pieces of `frame` of at most `size` bytes, to write one by one.
-
-    MicroPython's USB CDC can hold back a write of exactly 64 bytes until the
-    next write (micropython issue #15960, rp2), so the board writes < 64 at a time.
-    """
-    mv = memoryview(frame)
-    n = len(frame)
-    i = 0
-    while i < n:
-        yield mv[i:i + size]
-        i += size
 
 
 def write_chunked(write, frame, size=CHUNK):

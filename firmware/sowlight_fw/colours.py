@@ -33,30 +33,38 @@ N_ROLES = const(19)
 
 STEADY = const(255)   # "no alternate role": the cell does not blink
 
-# Full-scale colours (r, g, b).  Chosen to be told apart at a glance under a
-# wooden pit: players warm/cold, actions white/cyan/magenta/yellow, problems red.
-PALETTE = (
-    (0, 0, 0),          # OFF
-    (255, 110, 0),      # player 0: amber
-    (0, 70, 255),       # player 1: blue
-    (170, 0, 255),      # player 2: violet
-    (0, 200, 140),      # player 3: teal
-    (0, 255, 30),       # HINT: green
-    (255, 255, 255),    # DROP: white
-    (70, 70, 70),       # TRAIL: dim white
-    (0, 230, 255),      # RELAY: cyan
-    (255, 0, 150),      # TAKE: magenta
-    (255, 200, 0),      # DEST: yellow
-    (255, 0, 0),        # ERROR: red
-    (255, 50, 0),       # NEED: orange
-    (90, 0, 255),       # REMOVE: blue-violet
-    (0, 50, 0),         # READY: dim green
-    (255, 255, 255),    # MENU page 1: white
-    (0, 230, 255),      # MENU page 2: cyan
-    (255, 200, 0),      # MENU page 3: yellow
-    (60, 0, 0),         # FAULT: dim red
-)
+# Full-scale colours, (r, g, b) a role, in one bytes object (a tuple of tuples would be 20
+# objects in a Pico's heap: 0.6 KB more).  Chosen to be told apart at a glance under a wooden
+# pit: players warm/cold, actions white/cyan/magenta/yellow, problems red.  PALETTE gives them as
+# (r, g, b) tuples, for the laptop and the tests.
+RGB = bytes((
+    0, 0, 0,          # OFF
+    255, 110, 0,      # player 0: amber
+    0, 70, 255,       # player 1: blue
+    170, 0, 255,      # player 2: violet
+    0, 200, 140,      # player 3: teal
+    0, 255, 30,       # HINT: green
+    255, 255, 255,    # DROP: white
+    70, 70, 70,       # TRAIL: dim white
+    0, 230, 255,      # RELAY: cyan
+    255, 0, 150,      # TAKE: magenta
+    255, 200, 0,      # DEST: yellow
+    255, 0, 0,        # ERROR: red
+    255, 50, 0,       # NEED: orange
+    90, 0, 255,       # REMOVE: blue-violet
+    0, 50, 0,         # READY: dim green
+    255, 255, 255,    # MENU page 1: white
+    0, 230, 255,      # MENU page 2: cyan
+    255, 200, 0,      # MENU page 3: yellow
+    60, 0, 0,         # FAULT: dim red
+))
 
 # Names for the `leds` link message (docs/protocol.md): cells lit with a role.
 ROLE_NAMES = ("off", "lift", "lift", "lift", "lift", "hint", "drop", "trail", "relay", "take", "dest",
               "error", "need", "remove", "ready", "menu", "menu", "menu", "fault")
+
+
+def __getattr__(name):
+    if name == "PALETTE":
+        return tuple(tuple(RGB[i:i + 3]) for i in range(0, len(RGB), 3))
+    raise AttributeError("module 'sowlight_fw.colours' has no attribute '%s'" % name)

@@ -7,12 +7,15 @@
                             [cell, name], or [cell, name, n] for a cell that counts n flashes
 
 docs/firmware.md has the table for players.  Only the controller calls these;
-they read its state and never change the game.
+they read its state and never change the game.  The lights of the set-up and
+of a mismatch are in ctlmismatch.py, those of a placing stage in
+ctlplacing.py: parts of the controller loaded only in those states (a stock
+Pico keeps the code of every module it imports in its heap).
 """
 from mancala.trace import HAND
 
-from .colours import (OFF, PLAYER, HINT, DROP, TRAIL, RELAY, TAKE, DEST, ERROR, NEED, REMOVE, READY, MENU,
-                      FAULT, STEADY, ROLE_NAMES)
+from .colours import (OFF, PLAYER, HINT, DROP, TRAIL, RELAY, TAKE, DEST, ERROR, NEED, MENU, FAULT, STEADY,
+                      ROLE_NAMES)
 from .follow import is_marker
 
 PLAY_STATES = ("await_lift", "sowing", "turn_over")
@@ -98,11 +101,11 @@ def show(ctl):
         page = i // n
         R[i % n] = MENU + (page if page < 3 else 2)
     elif st == "setup":
-        show_setup(ctl)
+        ctl._mismatch().show_setup(ctl)     # (the board against the start: ctlmismatch.py)
     elif st in PLAY_STATES:
         show_play(ctl)
     elif st == "placing":
-        show_placing(ctl)
+        ctl._placing().show(ctl)
     elif st == "over":
         show_over(ctl)
     elif st == "error":
@@ -116,41 +119,6 @@ def show(ctl):
         for c in range(n):
             if (noisy[c] or masked[c]) and R[c] == OFF:
                 R[c] = FAULT
-
-
-def show_setup(ctl):
-    f = ctl.follower
-    obs = ctl.observer.stable
-    R = ctl.roles
-    all_ok = True
-    for c in range(ctl.cells):
-        if not f.care[c]:
-            continue
-        k = f.counts[c]
-        o = obs[c]
-        if o < 0:
-            all_ok = False
-            continue
-        if ctl.counting:
-            if o < k:
-                R[c] = NEED
-                ctl.cnt[c] = min(k - o, 255)
-            elif o > k:
-                R[c] = REMOVE
-                ctl.cnt[c] = min(o - k, 255)
-        elif k > 0 and o == 0:
-            R[c] = NEED
-        elif k == 0 and o > 0:
-            R[c] = REMOVE
-        else:
-            R[c] = READY
-        if R[c] in (NEED, REMOVE):
-            all_ok = False
-    if all_ok and not ctl.counting:
-        # Everything looks right: blink READY to ask for confirm (the sensors cannot count).
-        for c in range(ctl.cells):
-            if R[c] == READY:
-                ctl.alt[c] = OFF
 
 
 def light(ctl, s, steady=True):
@@ -272,38 +240,7 @@ def show_play(ctl):
             if ctl.cnt[c] == 1 and R[c] != TAKE:
                 ctl.cnt[c] = 0
     if ctl.mismatch:
-        show_wrong(ctl)
-
-
-def show_wrong(ctl):
-    """The cells at fault flash what they should hold (more: NEED, fewer: REMOVE) with ERROR."""
-    f = ctl.follower
-    R = ctl.roles
-    obs = ctl.observer.stable
-    for c in ctl.wrong:
-        k = f.counts[c]
-        o = obs[c]
-        more = (k > o) if ctl.counting else (k > 0)
-        R[c] = NEED if more else REMOVE
-        ctl.alt[c] = ERROR
-        ctl.cnt[c] = 0
-
-
-def show_placing(ctl):
-    """A free placing stage: the pits that may take seeds now want them (NEED)."""
-    g = ctl.game
-    gm = ctl.gmap
-    R = ctl.roles
-    for i in range(g.n_pits):
-        c = gm[i]
-        if c >= 0 and g.max_place(i) > 0:
-            R[c] = NEED
-    if ctl.placed >= 0:
-        # The handful just put here was taken as a placement: it glows READY until seeds go
-        # in there again or the next placement is taken, so each one shows it was seen.
-        R[ctl.placed] = READY
-    if ctl.mismatch:
-        show_wrong(ctl)
+        ctl._mismatch().show_wrong(ctl)
 
 
 def show_over(ctl):

@@ -15,7 +15,7 @@ Two drivers, one small interface (palette, paint, flush):
   boards or on a Raspberry Pi through Blinka (which can run this app on CPython).
   It is adafruitleds.py's (a MicroPython board never loads it), read here as before.
 """
-from .colours import PALETTE, ERROR, OFF, N_ROLES
+from .colours import RGB, ERROR, OFF, N_ROLES
 
 _CHANNEL = {"R": 0, "G": 1, "B": 2}
 
@@ -24,8 +24,8 @@ def scaled_palette(level, cap255):
     """Every role's (r, g, b), scaled by level/255 and the cap (cap255/255)."""
     k = level * cap255
     out = []
-    for rgb in PALETTE:
-        out.append((rgb[0] * k // 65025, rgb[1] * k // 65025, rgb[2] * k // 65025))
+    for i in range(0, len(RGB), 3):
+        out.append((RGB[i] * k // 65025, RGB[i + 1] * k // 65025, RGB[i + 2] * k // 65025))
     return out
 
 

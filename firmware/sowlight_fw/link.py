@@ -21,10 +21,15 @@ dropped (the journal keeps the game) until the host speaks again.
 
 A transport has read(n) -> bytes (b"" or None when nothing waits; it never
 blocks) and write(data), which writes all of it (in pieces if it likes).
+
+A host's hello and a damaged or refused line are dealt with in linkrare.py,
+imported for the call and dropped after it (a stock Pico keeps the code of
+every module it imports in its heap).
 """
 import sys
 
 from . import codec
+from .unload import unload
 
 try:
     from micropython import const
@@ -99,6 +104,14 @@ class BoardLink:
         self._write(b"\n")
         return self.send("hello", hello)
 
+    def _rare(self, name, *args):
+        """linkrare.<name>(self, *args), with linkrare.py loaded for the call only."""
+        from . import linkrare
+        try:
+            return getattr(linkrare, name)(self, *args)
+        finally:
+            unload("linkrare")
+
     # ----- each scan -------------------------------------------------------------------
 
     def poll(self, handler, now):
@@ -133,20 +146,7 @@ class BoardLink:
         t = m.type
         p = m.payload
         if t == "hello":
-            if p["role"] != codec.HOST:
-                self.echoes += 1     # our own hello came back (a loopback): never answer it
-                return
-            self.heard = now
-            self.rx.reset()
-            self.rx.check(m.seq)
-            try:
-                codec.check_hello(p)
-            except codec.VersionError as e:
-                self.greeted = False
-                self._reply(m.seq, _error("version", str(e)))
-                return
-            self.greeted = True
-            self._reply(m.seq, self._handle(handler, t, p, now))
+            self._rare("hello", m, handler, now)
             return
         self.heard = now
         verdict = self.rx.check(m.seq)
@@ -191,20 +191,7 @@ class BoardLink:
         return reply
 
     def _refused(self, bad, now):
-        self.bad += 1
-        if bad.reason != codec.NOISE:
-            self.heard = now         # a damaged frame: the host is there
-        if bad.seq is not None:
-            self.rx.check(bad.seq)   # intact but refused: its seq is trustworthy and counts
-        # Never before a compatible hello (the other end may be a terminal, whose
-        # echo of an answer would be answered again), and at most once per answer_ms.
-        if not self.greeted or (self.answered is not None and ticks_diff(now, self.answered) < self.answer_ms):
-            self.held_back += 1
-            return
-        self.answered = now
-        mtype, payload = bad.answer()
-        if self.send(mtype, payload):
-            self.answers += 1
+        self._rare("refused", bad, now)
 
     # ----- what goes out ---------------------------------------------------------------------
 
