@@ -137,6 +137,27 @@ def test_a_seven_pit_game_plays_the_stores_as_pits():
     assert h.seeds.beside == sum(c.game.stores)          # captures are kept beside the board
 
 
+def test_sunca_sows_into_the_home_at_its_owners_left():
+    # Sunca is sown clockwise and each home is at its owner's left: on a board with an end
+    # store at each side, player 0's home is the store beside his pit 0 (board cell 15 on
+    # the 2x7-stores preset), the one Dakon gives player 1.
+    board = preset("2x7-stores")
+    h = hands.start(board, "sunca", seed=3)
+    c = h.c
+    assert c.gmap[14:16] == (15, 14)
+    # The hands put each seed where the LEDs show: the seeds of each home end up in its store.
+    # (Checked between moves: at the end the board shows the winner, and the hands keep the
+    # last seed.)
+    checked = 0
+    for _ in range(5000):
+        if not h.step():
+            break
+        if c.state == "await_lift" and not h.seeds.hand and min(c.game.stores) > 0:
+            assert h.seeds.counts[15] == c.game.stores[0] and h.seeds.counts[14] == c.game.stores[1]
+            checked += 1
+    assert c.game.is_over() and checked > 10
+
+
 def test_a_direction_choice_the_sensors_can_see_is_settled_by_the_hands():
     board = preset("2x6-stores-hx711")
     h = hands.start(board, "giuthi", seed=4)

@@ -148,6 +148,10 @@ def test_stores_as_pits_cell_map():
     assert device.cell_map(six, 2, 7, 0) == (0, 1, 2, 3, 4, 5, 12, 6, 7, 8, 9, 10, 11, 13)
     assert device.cell_map(six, 2, 6, 1) == tuple(range(14))
     assert device.cell_map(six, 2, 6, 0) == tuple(range(12))
+    # A game whose stores are at their owners' left (Sunca) gets the board's end stores swapped.
+    seven = _board("2x7-stores")
+    assert device.cell_map(seven, 2, 7, 1) == tuple(range(16))
+    assert device.cell_map(seven, 2, 7, 1, True) == tuple(range(14)) + (15, 14)
 
 
 def _expand(board_text):

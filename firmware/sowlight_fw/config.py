@@ -75,12 +75,15 @@ def __getattr__(name):
     raise AttributeError("module 'sowlight_fw.config' has no attribute '%s'" % name)
 
 
-def cell_map(board, rows, pits_per_row, stores):
+def cell_map(board, rows, pits_per_row, stores, stores_at_left=False):
     """Which board cell plays each cell of a game board, or None if it does not fit.
 
     The game's cells are its pits in canonical order, then its two stores if it
-    sows into them (`stores` true).  A game fits as built when the shape is the
-    same (a board's stores may go unused).  A two-row game with one more pit per
+    sows into them (`stores` true).  A board's first end store is at player 0's
+    right, as the counter-clockwise games have it; a game whose stores are at
+    their owners' left (`stores_at_left`: Sunca) gets the two the other way
+    round.  A game fits as built when the shape is the same (a board's stores
+    may go unused).  A two-row game with one more pit per
     row and no sown stores fits a board with sensed stores by playing each store
     as its player's last pit (source 000, NOTES ON PLAYING; docs/config.md).
     """
@@ -90,8 +93,8 @@ def cell_map(board, rows, pits_per_row, stores):
     if pits_per_row == n and (not stores or board.stores == 2):
         cells = list(range(board.pits))
         if stores:
-            cells.append(board.pits)
-            cells.append(board.pits + 1)
+            cells.append(board.pits + 1 if stores_at_left else board.pits)
+            cells.append(board.pits if stores_at_left else board.pits + 1)
         return tuple(cells)
     if (rows == 2 and not stores and board.stores == 2 and pits_per_row == n + 1
             and board.cell_sensors[board.pits] is not None and board.cell_sensors[board.pits + 1] is not None):

@@ -593,7 +593,7 @@ def make(ctl, variant, options, pos):
 
 def game_map(ctl, game):
     b = ctl.board
-    cm = _config.cell_map(b, game.rows, game.pits_per_row, game.stores_sown)
+    cm = _config.cell_map(b, game.rows, game.pits_per_row, game.stores_sown, game.stores_at_left)
     if cm is None:
         raise CommandError("bad_variant", "%s needs a %dx%d board%s; this board is %dx%d" % (
             game.title, game.rows, game.pits_per_row, " with stores" if game.stores_sown else "",
@@ -606,7 +606,7 @@ def game_map(ctl, game):
         if game.stores_sown:
             gmap[n + p] = cm[n + p]
         elif b.stores == 2 and b.pits == n and p < 2:
-            gmap[n + p] = b.pits + p      # captures go into the board's stores
+            gmap[n + p] = b.pits + (1 - p if game.stores_at_left else p)   # captures go into the board's stores
     return tuple(gmap)
 
 

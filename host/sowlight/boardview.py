@@ -67,7 +67,7 @@ def board_cells(hello, game):
     The same map as the board's controller makes (sowlight_fw.config.cell_map,
     and captures into the board's stores when the game does not sow them)."""
     b = _Shape(hello)
-    cm = fw_config.cell_map(b, game.rows, game.pits_per_row, game.stores_sown)
+    cm = fw_config.cell_map(b, game.rows, game.pits_per_row, game.stores_sown, game.stores_at_left)
     if cm is None:
         raise BoardViewError("%s does not fit this board (%dx%d)" % (game.title, b.rows, b.pits_per_row))
     n = game.n_pits
