@@ -19,10 +19,11 @@ as pits (docs/config.md); `gmap` maps game cells to board cells, -1 for a
 cell that is not on the board (seeds kept beside it).
 """
 from mancala import MoveInProgress
-from mancala.trace import Step
+from mancala.trace import Step, Trace
 
 _MARKERS = ("extra_turn", "pass", "end", "choice", "skip")   # steps the hands do nothing for
 _SHORT = 3       # steps within which a move from an untouched pit cannot match (see lookahead)
+_CHUNK = 12      # steps an open trace is walked at a time (the Omweso family: _Move._walk)
 
 
 def _pit_of(move):
@@ -77,6 +78,20 @@ class _Move(MoveInProgress):
     scan (build_one; not for a game that lists a pit's moves itself: the traces of
     all its pits would not fit a board's memory), and all at once by ensure()
     when a step needs them.  pits None: every trace is computed at once.
+
+    A game that walks a turn a piece at a time (walk(): the Omweso family) has even
+    one pit's traces computed only as far as they are needed: in Kombe one pit can
+    have a dozen moves (a choice at every capture, a reverse handful ...), each up
+    to hundreds of steps, and tracing them all takes far longer than a step may.
+    A trace is "open" while it is being walked (its steps so far, and where its
+    walk stopped, in `_walks`; None for a whole trace).  Whatever reads the step
+    number j walks every open trace past j first (reach: the hands' next step,
+    forced_run up to the next step the sensors can see, the lookahead as deep as
+    it looks); idle scans walk on ahead of the hands, the open trace nearest its
+    end _CHUNK steps at a time (build_one).  At a choice point an open trace
+    becomes one open trace per letter offered, default first, so the traces and
+    their order are those of MoveInProgress: the same lights, the same steps, the
+    same move.
     """
 
     def __init__(self, game, pits=None, moves=None):
@@ -86,28 +101,54 @@ class _Move(MoveInProgress):
         self._seen = []
         self.pits = pits
         self._moves = moves          # legal_moves(), when listed (a pit's moves are filtered from it)
+        self._walks = None           # walking, per trace: [pit, letters, not all defaults, the walk's state,
+                                     # the letters offered where it stopped], or None
+        self._open = 0               # how many traces are open
+        self._lifted = False
         if pits is None:
             for m in moves:
                 self._candidates.append((m, _trace(game, m)))
             self._todo = []
         else:
             self._todo = list(pits)  # the pits whose moves are not traced yet
-        self.prebuild = moves is not None
+            if moves is None and getattr(game, "walk", None) is not None:
+                self._walks = []
+
+    @property
+    def prebuild(self):
+        # Whether idle scans should build ahead: every pit's traces when the moves are listed;
+        # a walking game's open traces once a pit is lifted (never every pit's: see above).
+        return self._moves is not None or (self._lifted and self._open > 0)
 
     def build_one(self):
-        """Compute the traces of one more pit's moves; False when none is left to compute."""
-        if not self._todo:
+        """Compute the traces of one more pit's moves, or walk the open trace nearest to
+        its end a piece further; False when nothing is left to compute."""
+        if self._todo:
+            self.build_pit(self._todo[0])
+            return True
+        if not self._open:
             return False
-        self.build_pit(self._todo[0])
+        c = self._candidates
+        walks = self._walks
+        near = -1
+        for k in range(len(c)):
+            if walks[k] is not None and (near < 0 or len(c[k][1]) < len(c[near][1])):
+                near = k
+        self._walk(near, _CHUNK)
         return True
 
     def build_pit(self, pit):
-        """Compute the traces of the moves that begin by lifting `pit`."""
+        """Compute the traces of the moves that begin by lifting `pit` (walking: open it)."""
         todo = self._todo
         if pit not in todo:
             return
         todo.remove(pit)
         g = self.game
+        if self._walks is not None:
+            self._candidates.append((None, []))
+            self._walks.append([pit, "", False, [], None])
+            self._open += 1
+            return
         if self._moves is None:
             moves = g.moves_from(pit)
         else:
@@ -115,48 +156,157 @@ class _Move(MoveInProgress):
         for m in moves:
             self._candidates.append((m, _trace(g, m)))
 
+    def _walk(self, k, budget):
+        """Walk open trace k a piece further: `budget` steps (or the rest of a handful begun),
+        up to its next choice point, or to its end.  At a choice point already reached, it
+        becomes one trace per letter."""
+        c = self._candidates
+        walks = self._walks
+        pit, letters, odd, w, opts = walks[k]
+        steps = c[k][1]
+        if opts:
+            # The walk stopped at a choice point: a trace for each letter offered there,
+            # default first, each walking on from there (a copy of where it stopped).
+            kids = []
+            wk = []
+            for x in range(len(opts)):
+                kids.append((None, steps if x == 0 else steps[:]))
+                wk.append([pit, letters + opts[x], odd or x > 0, w if x == 0 else w[:], None])
+            c[k:k + 1] = kids
+            walks[k:k + 1] = wk
+            self._open += len(opts) - 1
+            pit, letters, odd, w, opts = wk[0]
+        tr = Trace()
+        r = self.game.walk(pit, letters, w, tr, budget)
+        for s in tr:
+            steps.append(s)
+        if r is None:
+            # The whole trace: its move is named as legal_moves() names it.
+            c[k] = ((pit, letters) if odd else pit, steps)
+            walks[k] = None
+            self._open -= 1
+        elif r:
+            walks[k][4] = r         # (split when walked further)
+
+    def reach(self, j):
+        """Walk every open trace until it holds a step number j, or is whole."""
+        if not self._open:
+            return
+        c = self._candidates
+        walks = self._walks
+        k = 0
+        while k < len(c):
+            n = len(c[k][1])
+            if walks[k] is not None and n <= j:
+                self._walk(k, j + 1 - n)      # (as far as asked: idle scans walk on further)
+            else:
+                k += 1
+
     def forget_rest(self):
         """The hands lifted a pit whose moves are all built: the moves not yet built start
         elsewhere and can no longer be the one being made."""
         self._todo = []
+        self._lifted = True
 
     def ensure(self):
         while self._todo:
-            self.build_one()
+            self.build_pit(self._todo[0])
 
     def building(self):
-        return bool(self._todo)
+        return bool(self._todo) or self._open > 0
 
     # The usual case, once a pit is lifted: one trace left, and the hands follow it.
     # MoveInProgress's methods would build lists of the traces kept or of the next steps.
 
     def advance(self, step):
+        i = len(self._seen)
+        if self._open:
+            if not i and step[0] == "lift":
+                # The lift settles the pit: the other pits' open traces go unwalked.
+                self._keep_pit(step[1])
+            self.reach(i)
         c = self._candidates
         if len(c) == 1:
             st = c[0][1]
-            i = len(self._seen)
             if i < len(st) and st[i] == step:
                 self._seen.append(step)
                 return
-        MoveInProgress.advance(self, step)
+        walks = self._walks
+        if walks is None:
+            MoveInProgress.advance(self, step)
+            return
+        keep = []
+        kept = []
+        n = 0
+        for k in range(len(c)):
+            st = c[k][1]
+            if i < len(st) and st[i] == step:
+                keep.append(c[k])
+                kept.append(walks[k])
+                if walks[k] is not None:
+                    n += 1
+        if not keep:
+            MoveInProgress.advance(self, step)     # (says which steps could have come)
+        self._candidates = keep
+        self._walks = kept
+        self._open = n
+        self._seen.append(step)
+
+    def _keep_pit(self, pit):
+        c = self._candidates
+        walks = self._walks
+        keep = []
+        kept = []
+        for k in range(len(c)):
+            if walks[k] is None or walks[k][0] == pit:
+                keep.append(c[k])
+                kept.append(walks[k])
+        self._candidates = keep
+        self._walks = kept
+        self._open = len([w for w in kept if w is not None])
+
+    def options(self):
+        if self._open:
+            self.reach(len(self._seen))
+        return MoveInProgress.options(self)
 
     def forced(self):
+        i = len(self._seen)
+        if self._open:
+            self.reach(i)
         c = self._candidates
         if len(c) == 1:
             st = c[0][1]
-            i = len(self._seen)
             return st[i] if i < len(st) else None
         return MoveInProgress.forced(self)
 
+    def can_stop(self):
+        if self.pits is not None and not self._seen:
+            return False            # (every move begins by lifting a pit)
+        if self._open:
+            self.reach(len(self._seen))
+        return MoveInProgress.can_stop(self)
+
     def done(self):
+        i = len(self._seen)
+        if self.pits is not None and not i:
+            return False            # (every move begins by lifting a pit)
+        if self._open:
+            self.reach(i)
         c = self._candidates
         if len(c) == 1:
-            return len(c[0][1]) == len(self._seen)
+            return len(c[0][1]) == i
         return MoveInProgress.done(self)
+
+    def move(self):
+        if self._open:
+            self.reach(len(self._seen))
+        return MoveInProgress.move(self)
 
     def paths(self):
         # The (move, steps) pairs still possible.  MoveInProgress keeps them to
         # narrow the move; the lookahead needs to walk them ahead of the hands.
+        # (An open trace's move is None and its steps stop short: reach() first.)
         return self._candidates
 
 
@@ -213,9 +363,10 @@ class Follower:
 
     def ready(self):
         """Make sure every trace is computed (a step needs them); returns the move in progress."""
-        if self.mv is not None and self.mv.building():
-            self.mv.ensure()
-        return self.mv
+        mv = self.mv
+        if mv is not None and mv._todo:
+            mv.ensure()
+        return mv
 
     def first_steps(self):
         """The steps that can start the move (lifts), without computing the traces when they are not yet."""
@@ -418,7 +569,7 @@ class Follower:
         """The hands made `steps`, in order (what lookahead() found): advance() each."""
         mv = self.mv
         paths = mv.paths() if mv is not None else ()
-        if len(paths) == 1 and not mv.building() and self.index:
+        if len(paths) == 1 and not mv._todo and self.index:
             st = paths[0][1]
             i = self.index
             if st[i:i + len(steps)] == steps:
@@ -462,13 +613,12 @@ class Follower:
             return r[1], r[2], r[3]
         if self.ready() is None:
             return [], False, False
-        paths = self.mv.paths()
+        mv = self.mv
+        paths = mv.paths()
         first = paths[0][1]
         one = len(paths) == 1
         i = self.index
-        end = len(first)
-        if end > i + limit:
-            end = i + limit
+        end = i + limit
         tmp = self.ahead
         tmp[:] = self.counts
         gmap = self.gmap
@@ -479,6 +629,14 @@ class Follower:
         agree = True
         j = i
         while j < end:
+            if mv._open:
+                # (Open traces: walked as far as this step first.)
+                mv.reach(j)
+                paths = mv._candidates
+                first = paths[0][1]
+                one = len(paths) == 1
+            if j >= len(first):
+                break
             s = first[j]
             if not one:
                 for p in paths:
@@ -506,6 +664,9 @@ class Follower:
             self.apply(tmp, s)
         ends = agree
         if agree:
+            if mv._open:
+                mv.reach(j)
+                paths = mv._candidates
             for p in paths:
                 if len(p[1]) != j:
                     ends = False
@@ -566,12 +727,13 @@ class Follower:
     def _look(self, obs, base, limit):
         counts = self.counts
         i = self.index
-        sc = self._scratch
-        gmap = self.gmap
+        mv = self.mv
+        if mv._open:
+            mv.reach(i)
         # One step first, along every trace: the usual case (the hands made one step
         # since the last look), found without a copy of the counts for each trace.
         winners = []
-        for p in self.mv.paths():
+        for p in mv.paths():
             steps = p[1]
             if i < len(steps) and self._peek(counts, steps[i], base, obs) == 0:
                 winners.append(steps)
@@ -581,6 +743,28 @@ class Follower:
                 if steps[i] != s:
                     return 1, [], True
             return 1, [s], False
+        if mv._walks is None:
+            return self._deep(obs, base, limit)
+        # Open traces are walked only as deep as the look goes: 8 steps, then 32 ... (a
+        # trace that never matches would otherwise be walked to its end in this one step).
+        # The fewest steps that match are found in the first round deep enough for them.
+        cap = 8
+        while True:
+            if cap > limit:
+                cap = limit
+            if mv._open:
+                mv.reach(i + cap)
+            found = self._deep(obs, base, cap)
+            if found[0] is not None or cap >= limit:
+                return found
+            cap *= 4
+
+    def _deep(self, obs, base, limit):
+        counts = self.counts
+        i = self.index
+        sc = self._scratch
+        gmap = self.gmap
+        winners = []
         best = limit + 1
         # The traces whose next step is at a cell that looks changed go first: the one the
         # hands took is most likely among them, and once it matches at depth d the others
@@ -627,6 +811,8 @@ class Follower:
         i = self.index
         sc = self._scratch
         g = self.game
+        if self.mv._open:
+            self.mv.reach(i)
         for p in self.mv.paths():
             if len(p[1]) != i:
                 continue

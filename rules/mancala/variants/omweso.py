@@ -50,6 +50,7 @@ _OPTIONS = (None, "nr", "cs", "csr")
 _PLAY = const(0)
 _EXPLORE = const(1)
 _CHECK = const(2)
+_WALK = const(3)
 
 
 class Omweso(Staged):
@@ -72,6 +73,7 @@ class Omweso(Staged):
     _record = None          # a list while _default_letters notes the letters of a plain move
     _loaded = None          # the counts of a loaded position that ended at once (see _finish)
     _scratch = None         # a board-sized list _reverse_ok plays on
+    _walked = None          # the turns walk() went through to their end: (counts before, player, {move: counts after})
     lazy_moves = True       # listing the moves plays every turn out: only when asked
 
     _stage_words = {
@@ -314,13 +316,17 @@ class Omweso(Staged):
 
     # ----- a turn -----------------------------------------------------------
 
-    def _turn(self, pit, choices, tr, mode):
+    def _turn(self, pit, choices, tr, mode, w=None, budget=0):
         """Play a whole turn from pit, following choices (None: the defaults).
 
         mode _PLAY: play it.  _EXPLORE: stop at choice point number len(choices)
         and return the letters offered there (default first), or None if the
         turn ends before it.  _CHECK: return whether (pit, choices) is a move
-        legal_moves() lists (the board is left as the turn leaves it)."""
+        legal_moves() lists (the board is left as the turn leaves it).
+        _WALK (walk() below): go on with the turn where `w` left it (w empty:
+        from the lift), at most about `budget` steps into tr; stop at choice
+        point number len(choices) as _EXPLORE does, or when the budget is spent
+        (return ""), with where it stopped in w; None when the turn is over."""
         p = self.to_move
         b = self._b
         n_ch = len(choices) if choices is not None else 0
@@ -333,19 +339,31 @@ class Omweso(Staged):
         front = base + self.pits_per_row      # the front row: pits front .. base + kk - 1
         marked = base + kk - 2                # the reverse pits: marked and marked + 1
         short = self.short_drop
-        k = b[pit]
-        b[pit] = 0
-        if tr is not None:
-            tr.add(LIFT, pit, k)
-        d = 1
-        opts = None
-        if self.reverse_start and pit >= marked and self._reverse_ok(pit, k, p):
-            opts = "nr"
-        origin = pit
-        first = base + (pit + 1 - base) % kk
-        last = pit
-        for lap in range(RELAY_LIMIT + 1):
-            if lap:
+        if w:
+            # A walk goes on: at the top of a lap, or at the choice point it stopped at.
+            lap0, k, d, origin, first, last, opts, ci, odd = w
+            at_choice = opts is not None
+        else:
+            k = b[pit]
+            b[pit] = 0
+            if tr is not None:
+                tr.add(LIFT, pit, k)
+            d = 1
+            opts = None
+            if self.reverse_start and pit >= marked and self._reverse_ok(pit, k, p):
+                opts = "nr"
+            origin = pit
+            first = base + (pit + 1 - base) % kk
+            last = pit
+            lap0 = 0
+            at_choice = False
+        for lap in range(lap0, RELAY_LIMIT + 1):
+            if at_choice:
+                at_choice = False             # (this lap's handful is sown: its choice comes next)
+            elif lap:
+                if mode == _WALK and len(tr) >= budget:
+                    w[:] = (lap, k, d, origin, first, last, None, ci, odd)
+                    return ""
                 if short:
                     last = self._sow_hand(origin, k, p, d, tr)
                 else:
@@ -369,13 +387,15 @@ class Omweso(Staged):
                 # A choice point: the letter given for it, or the default.
                 if ci < n_ch:
                     ch = choices[ci]
-                    if mode == _CHECK:
-                        if ch not in opts:
-                            return False
-                        if ch != opts[0]:
-                            odd = True
+                    if mode == _CHECK and ch not in opts:
+                        return False
+                    if ch != opts[0]:
+                        odd = True
                 else:
                     if mode == _EXPLORE:
+                        return opts
+                    if mode == _WALK and ci < _MAX_CHOICES:
+                        w[:] = (lap, k, d, origin, first, last, opts, ci, odd)
                         return opts
                     if mode == _CHECK and n_ch < _MAX_CHOICES:
                         return False          # the letters stop before the turn's choices do
@@ -405,7 +425,58 @@ class Omweso(Staged):
                 first = base + (last + d - base) % kk
         if mode == _CHECK:
             return odd and ci >= n_ch
+        if mode == _WALK:
+            w[:] = (lap, k, d, origin, first, last, None, ci, odd)
         return None
+
+    def walk(self, pit, letters, w, tr, budget):
+        """The trace of a turn from `pit`, a piece at a time: a board following the hands
+        needs the steps just ahead of them, and tracing every way through a pit's choice
+        points at once takes far longer than one of its steps may.
+
+        `letters`: the choices taken so far (one letter for each choice point met, as in
+        a move (pit, letters)); `w`: a list this keeps where the walk stopped in (empty to
+        begin with the lift; a copy, w[:], walks on from there independently: what it
+        holds is replaced, never changed in place).  Adds the next steps to `tr` (a
+        Trace), about `budget` of them (a handful is never cut), and returns "" when
+        there are more; at choice point number len(letters) it stops and returns the
+        letters offered there (default first: append one to `letters` and call again);
+        None when the turn is over, tr then ending with the steps play() adds after a
+        turn (the game's end).  The steps are those of play(move), and the moves met
+        (every way through the choice points) those moves_from(pit) lists, in the same
+        order when the letters offered are taken default first, depth first.  The game
+        is left as it was."""
+        b = self._b
+        before = b[:]
+        if w:
+            b[:] = w[9]
+            state = w[:9]
+        else:
+            state = w
+        try:
+            r = self._turn(pit, letters, tr, _WALK, state, budget)
+            if r is not None:
+                w[:] = state
+                w.append(b[:])
+                return r
+            # The turn is over.  Its counts are kept for push() (the board makes the move
+            # in the rules core once the hands have made it: a long turn played again
+            # would take longer than a step may); the move is named as legal_moves() does.
+            memo = self._walked
+            if memo is None or memo[1] != self.to_move or memo[0] != before:
+                memo = self._walked = (before, self.to_move, {})
+            memo[2][(pit, letters) if state[8] else pit] = b[:]
+            # What play() does after the turn (the game's end), played on the game and
+            # taken back.
+            self._hist.append((None, before, self.to_move, self._key, self._save()))
+            self._passes = 0
+            self.to_move = 1 - self.to_move
+            self._legal = None
+            self._after(tr)
+            self.undo()
+            return None
+        finally:
+            b[:] = before
 
     def _can_move(self):
         if self.phase != "play":
@@ -505,6 +576,17 @@ class Omweso(Staged):
 
     def _play_move(self, move, tr):
         p = self.to_move
+        memo = self._walked
+        if memo is not None and tr is None:
+            # A turn walk() went through: its counts, not the turn played again.
+            self._walked = None
+            if memo[1] == p and memo[0] == self._b:
+                after = memo[2].get(move)
+                if after is not None:
+                    self._b[:] = after
+                    self._passes = 0
+                    self.to_move = 1 - p
+                    return
         if isinstance(move, int):
             self._turn(move, None, tr, _PLAY)
             self._passes = 0

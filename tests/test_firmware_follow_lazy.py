@@ -1,0 +1,390 @@
+"""Following an Omweso-family turn a piece at a time (firmware/sowlight_fw/follow.py, _Move's
+open traces, and Omweso.walk in the rules core): one pit's moves are never all traced at
+once (in Kombe a pit can have a dozen moves, each up to hundreds of steps: some 150 ms on an
+RP2040, where a controller step should take 10 ms); a trace is walked as far as the hands
+and the lights need, and idle scans walk on ahead of them a piece at a time.  What the board
+does must not change: the same lights, the same steps taken, the same move journalled.
+"""
+import contextlib
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+from fakeload import load_fake
+
+import mancala
+from mancala.trace import Trace
+from mancala.variants.omweso import Omweso
+from sowlight_fw import config
+from sowlight_fw.follow import Follower, _CHUNK, _Move, _lifts, _pit_of
+
+ROOT = Path(__file__).resolve().parent.parent
+hands = load_fake("hands")
+
+FAMILY = ["omweso", "coro", "kombe", "mongale", "aweet", "mongola-driedger"]
+
+
+def positions(variant, games=3, plies=50, seed=11):
+    rnd = random.Random("%s/%d" % (variant, seed))
+    for _ in range(games):
+        g = mancala.Game(variant)
+        for _ in range(plies):
+            if g.is_over():
+                break
+            yield g
+            g = g.copy()
+            g.play(rnd.choice(g.legal_moves()))
+
+
+def walk_every_way(g, pit, rnd):
+    """Every move from `pit` and its trace, by walk() alone (random budgets), in the order the
+    walk offers the letters (default first, depth first: the order of legal_moves())."""
+    out = []
+    todo = [("", False, [], [])]
+    while todo:
+        letters, odd, w, steps = todo.pop()
+        while True:
+            tr = Trace()
+            r = g.walk(pit, letters, w, tr, rnd.randrange(1, 40))
+            steps = steps + list(tr)
+            if r is None:
+                out.append(((pit, letters) if odd else pit, steps))
+                break
+            if r:
+                for i in range(len(r) - 1, -1, -1):
+                    todo.append((letters + r[i], odd or i > 0, w[:], steps))
+                break
+    return out
+
+
+@pytest.mark.parametrize("variant", FAMILY)
+def test_walking_a_turn_gives_the_moves_and_traces_of_play_and_leaves_the_game_alone(variant):
+    rnd = random.Random(variant)
+    checked = 0
+    for g in positions(variant):
+        if g.phase != "play":
+            continue
+        before = (mancala.to_text(g), g.ply, list(g.cells()), g.is_over())
+        for p in g.side(g.to_move):
+            if not g._liftable(p):
+                continue
+            want = [(m, list(g.copy().play(m))) for m in g.legal_moves() if _pit_of(m) == p]
+            assert walk_every_way(g, p, rnd) == want, (variant, mancala.to_text(g), p)
+            assert (mancala.to_text(g), g.ply, list(g.cells()), g.is_over()) == before
+            checked += 1
+    assert checked > 100
+
+
+def test_a_walk_ends_with_what_play_adds_after_the_turn_the_games_end():
+    # A position where some move ends the game: its trace ends with the end step, walked too.
+    ends = 0
+    for variant in ("omweso", "kombe"):
+        for g in positions(variant, games=6, plies=400, seed=3):
+            if g.phase != "play":
+                continue
+            for m in g.legal_moves():
+                if _pit_of(m) is None:
+                    continue
+                steps = list(g.copy().play(m))
+                if steps[-1].kind != "end":
+                    continue
+                got = [t for mm, t in walk_every_way(g, _pit_of(m), random.Random(1)) if mm == m]
+                assert got == [steps]
+                ends += 1
+    assert ends > 0
+
+
+@pytest.mark.parametrize("variant", ["kombe", "omweso", "mongola-driedger"])
+def test_making_a_walked_move_takes_the_counts_the_walk_ended_with(variant, monkeypatch):
+    turns = []
+    real_turn = Omweso._turn
+
+    def turn(game, *args):
+        turns.append(args[0])
+        return real_turn(game, *args)
+
+    checked = 0
+    for g in positions(variant, games=2, plies=40, seed=9):
+        if g.phase != "play":
+            continue
+        for p in g.side(g.to_move):
+            if not g._liftable(p):
+                continue
+            moves = [m for m, _ in walk_every_way(g, p, random.Random(p))]
+            for m in moves:
+                want = g.copy()
+                want._walked = None
+                want.push(m)
+                walk_every_way(g, p, random.Random(p))      # (the walks' counts, kept)
+                monkeypatch.setattr(Omweso, "_turn", turn)
+                g.push(m)
+                monkeypatch.setattr(Omweso, "_turn", real_turn)
+                assert turns == [] and g._walked is None          # not played again
+                assert (g.cells(), g.to_move, g.is_over(), g.outcome()) == (
+                    want.cells(), want.to_move, want.is_over(), want.outcome())
+                g.undo()
+                checked += 1
+            # A position the walks were not made in: the turn is played.
+            before = g.cells()
+            walk_every_way(g, p, random.Random(p))
+            g._b[p] += 1
+            monkeypatch.setattr(Omweso, "_turn", turn)
+            g.push(p)
+            monkeypatch.setattr(Omweso, "_turn", real_turn)
+            assert turns == [p]
+            del turns[:]
+            g.undo()
+            g._b[p] -= 1
+            assert g.cells() == before
+    assert checked > 50
+
+
+# ----- the follower's work, counted ------------------------------------------------
+
+
+class Counted:
+    """Counts the rules core's work for a follower: walk() calls and the steps each added;
+    play(), listing moves, moves_from() and exploring a turn must not happen at all."""
+
+    def __init__(self, monkeypatch, cls):
+        self.walks = []
+        self.forbidden = []
+        real_walk = cls.walk
+        me = self
+
+        def walk(game, pit, letters, w, tr, budget):
+            n = len(tr)
+            r = real_walk(game, pit, letters, w, tr, budget)
+            me.walks.append((pit, len(tr) - n))
+            return r
+
+        monkeypatch.setattr(cls, "walk", walk)
+        for name in ("play", "_play_moves", "moves_from", "_expand"):
+            monkeypatch.setattr(cls, name, self._forbid(name, getattr(cls, name)))
+
+    def _forbid(self, name, real):
+        def f(game, *args):
+            self.forbidden.append(name)
+            return real(game, *args)
+        return f
+
+    def take(self):
+        w = self.walks
+        self.walks = []
+        return w
+
+
+def identity_follower(g, counting):
+    n = g.n_pits + g.players
+    f = Follower(n, counting)
+    for c in range(n):
+        f.care[c] = 1
+    f.start(g, tuple(range(n)))
+    return f
+
+
+def a_turn_with_choices(variant, seed):
+    """A position of `variant` and a move there that meets two choice points or more."""
+    rnd = random.Random("%s/%d" % (variant, seed))
+    while True:
+        g = mancala.Game(variant, race="none")
+        for _ in range(rnd.randrange(2, 40)):
+            if g.is_over():
+                break
+            g.play(rnd.choice(g.legal_moves()))
+        if g.is_over():
+            continue
+        rich = [m for m in g.legal_moves() if type(m) is tuple and len(m) == 2 and len(m[1]) >= 2]
+        if rich:
+            g._legal = None
+            return g, rnd.choice(rich)
+
+
+# The most one walk() call adds: _CHUNK steps, and then the rest of the handful it began
+# (a handful is never cut: a 4x8 board of Kombe holds 64 seeds) and what follows it before
+# the walk can stop (a capture's takes and the end of the game).
+MOST_A_WALK = _CHUNK + 64 + 8
+
+
+@pytest.mark.parametrize("variant,seed", [("kombe", 1), ("kombe", 2), ("omweso", 3), ("omweso", 4),
+                                          ("mongale", 5), ("coro", 6)])
+@pytest.mark.parametrize("counting", [True, False])
+def test_a_follower_walks_one_piece_per_idle_call_and_only_what_a_step_needs(variant, seed, counting,
+                                                                           monkeypatch):
+    g, move = a_turn_with_choices(variant, seed)
+    trace = list(g.copy().play(move))
+    counted = Counted(monkeypatch, type(g))
+    f = identity_follower(g, counting)
+    # The turn's lights: the liftable pits, nothing walked.
+    assert [s.pit for s in f.first_steps()] == [p for p in g.side(g.to_move) if g._liftable(p)]
+    assert counted.take() == []
+    obs = list(f.counts)
+    i = 0
+    looks = 0
+    while i < len(trace):
+        # The hands make the next step the sensors can see (and the unseen ones before it).
+        while True:
+            s = trace[i]
+            f.apply(obs, s)
+            i += 1
+            if i == len(trace) or f.bad(obs, f.counts) or s.kind in ("extra_turn", "pass", "end", "choice"):
+                break
+        depth, steps, ambiguous = f.lookahead(obs, 400)
+        walked = counted.take()
+        looks += 1
+        # A look walks only the traces still possible, each about as far as the step seen.
+        assert all(p == move[0] for p, _ in walked)
+        assert all(n <= MOST_A_WALK for _, n in walked)
+        assert len(walked) <= 2 + 2 * len(f.mv.paths()), walked
+        if depth:
+            while steps is not None and depth:
+                f.advance_run(steps)
+                f.skip_markers()
+                depth, steps, ambiguous = f.lookahead(obs, 400) if f.bad(obs, f.counts) else (0, None, False)
+        counted.take()
+        # Idle scans between two steps of the hands: one walk each, of one piece.
+        for _ in range(3):
+            mv = f.mv
+            if not (mv.prebuild and mv.building()):
+                break
+            assert mv.build_one()
+            one = counted.take()
+            assert len(one) <= 1 and all(n <= MOST_A_WALK for _, n in one), one
+        f.forced_run(400)
+    rest = trace[f.index:]
+    if rest:
+        # The end of the move the sensors cannot see (occupancy): confirm takes it as made.
+        run, seen, ends = f.forced_run(400)
+        assert run == rest and not seen
+        f.advance_run(rest)
+    f.skip_markers()
+    assert f.index == len(trace) and f.mv.can_stop() and f.mv.move() == move
+    assert counted.forbidden == []
+    assert looks > 2
+
+
+@pytest.mark.parametrize("variant", ["kombe", "omweso"])
+def test_the_traces_a_follower_walks_are_those_of_the_moves(variant):
+    for g in positions(variant, games=2, plies=40, seed=5):
+        if g.phase != "play":
+            continue
+        pits, _ = _lifts(g)
+        for p in pits:
+            mv = _Move(g, pits, None)
+            mv.build_pit(p)
+            mv.forget_rest()                # (the hands lifted p)
+            assert mv.prebuild
+            while mv.building():
+                assert mv.build_one()
+            assert not mv.build_one() and not mv.prebuild
+            assert mv.paths() == [(m, list(g.copy().play(m))) for m in g.legal_moves() if _pit_of(m) == p]
+
+
+# ----- the board's behaviour: the same as with every trace built at once ------------
+
+
+def counting_4x8():
+    raw = json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text())
+    used = {raw["leds"]["pin"], raw["buttons"]["confirm"], raw["buttons"]["undo"], raw["buttons"]["hint"], 2}
+    pins = [p for p in range(64) if p not in used]
+    raw["sensors"] = {"kind": "hx711", "sck": 2, "pits": pins[:32]}
+    raw["power"] = {"supply_ma": 4000}
+    return config.check(raw)
+
+
+def played(board, variant, seed):
+    frames = []
+    h = hands.start(board, variant, seed=seed)
+    real = h.c.render
+
+    def render(now, out=None):
+        r = real(now, out)
+        frames.append(bytes(h.c.roles) + bytes(h.c.alt) + bytes(h.c.cnt))
+        return r
+    h.c.render = render
+    h.play(40000)
+    return h, frames
+
+
+@pytest.mark.parametrize("variant,seed", [("kombe", 2), ("omweso", 2), ("mongale", 3), ("coro", 4)])
+@pytest.mark.parametrize("kind", ["load-cells", "occupancy"])
+def test_a_whole_game_is_the_same_walked_as_with_every_trace_built_at_once(variant, seed, kind, monkeypatch):
+    board = counting_4x8() if kind == "load-cells" else config.check(
+        json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text()))
+    h, frames = played(board, variant, seed)
+    c = h.c
+    assert c.state == "over" and c.game.is_over()
+    assert h.seeds.counts == hands.expected_counts(c)
+    g = mancala.Game(variant)
+    for r in c.records:
+        if r["kind"] == "move":
+            g.play(r["move"] if isinstance(r["move"], int) else tuple(r["move"]))
+    assert g.cells() == c.game.cells() and g.outcome() == c.game.outcome()
+    # The same game with a pit's traces all built when it is lifted (as before walking): the
+    # same lights at every call, the same records and link messages.
+    monkeypatch.setattr(Omweso, "walk", None)
+    h2, frames2 = played(board, variant, seed)
+    assert h2.c.records == c.records
+    assert h2.c.outbox == c.outbox
+    assert frames2 == frames
+
+
+# ----- on MicroPython ----------------------------------------------------------------
+
+VM_TURN = """
+import json, mancala
+from sowlight_fw.follow import Follower
+variant, moves, move = json.loads(%r)
+g = mancala.Game(variant, race="none")
+for m in moves:
+    g.play(m if isinstance(m, int) else tuple(m))
+move = move if isinstance(move, int) else tuple(move)
+trace = list(g.copy().play(move))
+g._legal = None
+n = g.n_pits + g.players
+f = Follower(n, True)
+for c in range(n):
+    f.care[c] = 1
+f.start(g, tuple(range(n)))
+obs = list(f.counts)
+out = []
+for s in trace:
+    if s.kind in ("end", "extra_turn", "pass", "choice"):
+        continue
+    f.apply(obs, s)
+    depth, steps, amb = f.lookahead(obs, 400)
+    out.append([depth, [list(x) for x in steps or []], len(f.mv.paths())])
+    f.advance_run(steps)
+    f.skip_markers()
+    while f.mv.prebuild and f.mv.building() and f.mv.build_one():
+        break
+f.skip_markers()
+m = f.mv.move()
+print(json.dumps([out, list(m) if isinstance(m, tuple) else m, f.mv.can_stop(), g._legal is None]))
+"""
+
+
+def test_a_kombe_turn_is_followed_the_same_on_micropython(micropython):
+    rnd = random.Random(8)
+    while True:
+        g = mancala.Game("kombe", race="none")
+        moves = []
+        for _ in range(rnd.randrange(4, 30)):
+            m = rnd.choice(g.legal_moves())
+            g.play(m)
+            moves.append(list(m) if isinstance(m, tuple) else m)
+        rich = [m for m in g.legal_moves() if type(m) is tuple and len(m) == 2 and len(m[1]) >= 2]
+        if rich and not g.is_over():
+            break
+    move = rnd.choice(rich)
+    script = VM_TURN % json.dumps(["kombe", moves, list(move)])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(script, {})      # the same script on CPython
+    want = json.loads(out.getvalue().strip().splitlines()[-1])
+    got = json.loads(micropython.run(script, timeout=300).strip().splitlines()[-1])
+    assert got == want
+    assert got[1] == list(move) and got[2] is True and got[3] is True
+    assert len(got[0]) > 3 and any(n > 1 for _, _, n in got[0])     # (it met a choice point)
