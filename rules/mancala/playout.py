@@ -27,6 +27,11 @@ def playout(game, rng=None, max_plies=None, moves=None):
         raise TypeError("rng must have a choice(seq) method, like random.Random(seed); got %r" % (rng,))
     if max_plies is not None and max_plies < 0:
         raise ValueError("max_plies must be 0 or more (or None for no limit), not %r" % (max_plies,))
+    if game.id == "oware" or game.id == "kalah":
+        from .packed import playout as packed
+        o = packed(game, choice, -1 if max_plies is None else max_plies, moves)
+        if o is not False:
+            return o
     g = game.copy()
     hist = g._hist
     left = -1 if max_plies is None else max_plies
