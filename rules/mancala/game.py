@@ -41,6 +41,10 @@ RELAY_LIMIT = const(1000)
 # Per variant and options: what _setup_board gives each game (_shape()).
 _SHAPES = {}
 
+# mancala.playout.playout once a playout has been asked for (an import
+# statement a call would cost more than a short playout's setup).
+_playout = [None]
+
 # Where CPython and MicroPython differ in what is fast (True on CPython: it has
 # list.__getitem__, MicroPython does not).  CPython sows a handful fastest over
 # a slice of the track, and copies the counts for undo fastest into a tuple;
@@ -750,8 +754,11 @@ class Mancala:
         many moves (the result is then None unless the game ended).  moves: a
         list each move played is appended to.  See mancala.playout.
         """
-        from .playout import playout   # (code kept out of memory until asked for)
-        return playout(self, rng, max_plies, moves)
+        f = _playout[0]
+        if f is None:
+            from .playout import playout as f   # (code kept out of memory until asked for)
+            _playout[0] = f
+        return f(self, rng, max_plies, moves)
 
     def _copy_extra(self, other):
         """Copy mutable variant state (lists, dicts) after copy()."""

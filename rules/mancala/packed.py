@@ -1,168 +1,172 @@
-"""Random playouts of Oware and Kalah on a packed board (game.playout's fast path).
+"""Random playouts of Oware and Kalah on a packed board: game.playout()'s fast path.
 
-The board is one int: cell c (pits, then the stores) is the field of w bits
-at bit w*c, w being one more bit than the variant's seed total needs, so that
-the field's top bit (its guard) is always 0.  Adding (2**(w-1) - 1) to every
-pit field then sets the guard of exactly the pits that hold a seed, and
-masking the guards gives the nonzero pits of the whole board at once.
+The whole board is one int: cell c (the pits, then the two stores) is the
+field of w bits at bit w*c, w being at least one bit more than the seeds in
+play need, so that the top bit of every field (its guard) is 0.  Adding
+2**(w-1) - 1 to every pit field sets the guard of exactly the pits that hold
+seeds (no carry leaves a field), so one add and one mask give every nonzero
+pit at once.  Oware adds the player to move as one bit above the fields: the
+int is then the whole position, and the repetition rule's key.
 
-Per variant and options, worked out once from the engine's own tracks:
-- for each (pit, count), the int to add that lifts the pit and sows the count
-  (whole laps and the rest, as the engine's _sow does), and the last cell;
-- for each mask of nonzero pits, the legal moves as a tuple (filled as met).
+Worked out once per variant and options (kept in the engine's track cache,
+which every game with them shares), from the engine's own tracks:
+- for every pit and count up to two laps, the int to add that lifts the pit
+  and sows the count (whole laps, then the rest, as the engine's _sow does;
+  Oware's track skips the origin, Kalah's has the mover's store and not the
+  opponent's), the cell where the last seed may capture, and who moves next;
+- the legal moves for each mask of nonzero pits, as a tuple, filled in as met.
 
-So a ply is: the nonzero mask, one dict look-up, rng.choice, one add of a
-table entry, and the capture test only where the last seed can capture.  Every
-case the tables do not decide falls to the engine on the unpacked counts: the
-legal moves of Oware when a side is empty (feeding, the end of the game), with
-grand_slam="illegal" whenever a move could capture everything, and a handful
-too big for the table; the end of the game is the engine's _finish.
+A ply is then: the nonzero mask and one dict look-up for the legal moves,
+rng.choice, one shift and one add to sow, and the capture test when the last
+seed is where it may capture.  What the tables do not decide goes to the
+engine's own code on the unpacked counts: Oware's legal moves when a side is
+empty (the feeding rule, the end of the game) and, with
+grand_slam="illegal", whenever a move might capture everything.  A handful
+bigger than two laps is sown from the engine's track when met.
 
-It is only a faster way to the same game: the same moves (rng.choice on the
-same legal moves in the same order, a tuple instead of a list), the same
-Outcome.  tests/test_packed.py compares it with the push() loop.
+It plays the same game as the push() loop: rng.choice is called once a move
+on the same legal moves in the same order (in a tuple), the sowing and the
+captures are the variants' rules (tests/test_packed.py plays both and
+compares the moves and the Outcome, from the start and from positions that
+reach feeding, grand slams, every end and big handfuls).  A variant that is
+not exactly Oware or Kalah, or whose engine attributes differ from the ones
+the kernel is written for, is played by the general engine (playout() gets
+False).
 """
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+from .game import Mancala, Outcome
 
-_NONE = const(-1)
-
-
-# The rules the kernel is written for: the engine attributes it relies on,
-# checked on the variant when its tables are made (another value means the
-# general engine plays the game).
-_OWARE_RULES = (("rows", 2), ("pits_per_row", 6), ("players", 2), ("stores_sown", False), ("skip_origin", True),
-                ("relay", 0), ("direction", 1), ("min_seeds", 1), ("extra_turn_in_store", False),
-                ("end_on_repetition", True), ("has_state", False), ("pass_when_stuck", False),
-                ("min_seeds_in_play", 0), ("fours", False), ("lazy_moves", False))
-_KALAH_RULES = (("rows", 2), ("players", 2), ("stores_sown", True), ("skip_origin", False),
-                ("relay", 0), ("direction", 1), ("min_seeds", 1), ("extra_turn_in_store", True),
-                ("end_on_repetition", False), ("has_state", False), ("pass_when_stuck", False),
-                ("min_seeds_in_play", 0), ("fours", False), ("lazy_moves", False))
+# The rules the kernel is written for: the engine attributes it relies on
+# (another value, or a method of their own, and the general engine plays).
+_COMMON = (("rows", 2), ("players", 2), ("relay", 0), ("direction", 1), ("min_seeds", 1), ("has_state", False),
+           ("pass_when_stuck", False), ("min_seeds_in_play", 0), ("fours", False), ("lazy_moves", False))
+_OWARE = (("stores_sown", False), ("skip_origin", True), ("extra_turn_in_store", False), ("end_on_repetition", True),
+          ("pits_per_row", 6))
+_KALAH = (("stores_sown", True), ("skip_origin", False), ("extra_turn_in_store", True), ("end_on_repetition", False))
+_METHODS = ("_move", "_after", "_sow", "_sowable", "_ring", "_make_track", "_finish", "_collect_leftovers",
+            "_judge", "_no_moves", "_take", "_position_key")
 
 
 def playout(game, choice, left, moves):
     """game.playout() for the variants the kernel covers; False for the others.
 
-    choice: rng.choice.  left: moves still allowed (-1: no limit).  moves: a
-    list or None.  Returns the Outcome, None when `left` ran out first, or
-    False when the general engine must play this game.
+    choice: rng.choice.  left: how many moves may be made (-1: no limit).
+    moves: a list each move is appended to, or None.  Returns the Outcome,
+    None when `left` ran out first, or False when the engine must play it.
     """
-    t = _tables(game)
+    tracks = game._tracks
+    t = tracks.get("packed", False)
+    if t is False:
+        t = tracks["packed"] = _make(game)
     if t is None:
         return False
     if game._over is not None:
         return game._over
     x = _pack(game._b, game.to_move, t)
     rec = None if moves is None else moves.append
-    if t[0] == "oware":
-        seen = set()
+    if t[0]:
+        # Oware: the positions seen so far, for the repetition rule.
+        seen = {x}
         for h in game._hist:
             if h[1] is None:
                 return False
             seen.add(_pack(h[1], h[2], t))
-        seen.add(x)
         if len(seen) != len(game._seen):
-            return False   # not the positions the engine has seen (cannot happen on a played game)
+            return False   # not the positions the engine has seen (no played game has that)
         return _oware(game, t, x, seen, choice, rec, left)
-    return _kalah(game, t, x, game.to_move, choice, rec, left)
+    return _kalah(game, t, x, t[9][game.to_move], choice, rec, left)
 
 
-def _tables(game):
-    # Kept in the track cache, which the engine shares between every game of
-    # the variant with the same options.
-    tracks = game._tracks
-    t = tracks.get("packed", False)
-    if t is False:
-        t = tracks["packed"] = _make(game)
-    return t
+# ----- the tables ---------------------------------------------------------------
+#
+# t = (oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam)
+#   oware: True for Oware, False for Kalah; n pits, k a player; w bits a field
+#   sh[c]: where cell c's field starts; fm: a field's count mask
+#   pbit: Oware's player-to-move bit; ones: 2**(w-1)-1 in every pit field
+#   gm: every pit's guard; guards[p]: player p's pits' guards
+#   delta[i], last[i], nxt[i] for i = count * n + pit (count up to two laps):
+#     the int to add (with Oware's player bit), the cell where the last seed
+#     may capture (-1: none), the guards of the player to move next
+#   legal_of: the mover's nonzero pits' guards -> legal moves (when the
+#     other side has seeds); slam: Oware's grand_slam option
 
 
 def _make(game):
     ident = game.id
     if ident == "oware":
-        from .variants.oware import Oware
-        if game.__class__ is not Oware or not _follows(game, _OWARE_RULES):
-            return None
+        from .variants.oware import Oware as cls
+        rules = _OWARE
     elif ident == "kalah":
-        from .variants.kalah import Kalah
-        if game.__class__ is not Kalah or not _follows(game, _KALAH_RULES):
-            return None
+        from .variants.kalah import Kalah as cls
+        rules = _KALAH
     else:
         return None
+    if game.__class__ is not cls:
+        return None
+    for name, value in _COMMON + rules:
+        if getattr(game, name) != value:
+            return None
+    for name in _METHODS:
+        if getattr(cls, name) is not getattr(Mancala, name):
+            return None
+    if ident == "kalah" and cls._moves is not Mancala._moves:
+        return None
+    oware = ident == "oware"
     n = game.n_pits
     k = game._per_player
     total = game.total_seeds()
-    # A field holds up to `total` seeds and its guard bit: a byte where it
-    # can (the counts are then packed and unpacked as bytes), else as few
-    # bits as it takes.
+    # A field holds every seed in play and its guard: a byte where it can
+    # (the counts then go in and out as bytes), else as many bits as it takes.
     w = 8
     while total >= 1 << (w - 1):
         w += 1
-    cells = n + 2
-    sh = tuple([w * c for c in range(cells)])
+    sh = tuple([w * c for c in range(n + 2)])
     fm = (1 << (w - 1)) - 1
-    pbit = 1 << (w * cells)
+    pbit = (1 << (w * (n + 2))) if oware else 0
     ones = 0
     guards = [0, 0]
     for c in range(n):
         ones += fm << sh[c]
-        guards[c // k] |= 1 << (sh[c] + w - 1)
-    # A handful of up to two laps comes from the table; a bigger one (rare)
-    # is worked out when met.
-    lap = len(game.track(0, 1, 0))
-    kmax = min(total, 2 * lap)
-    oware = ident == "oware"
+        guards[c // k] += 1 << (sh[c] + w - 1)
+    guards = tuple(guards)
     delta = []
     last = []
     nxt = []
-    for count in range(kmax + 1):
+    laps = 2 * len(game.track(0, 1, 0))
+    for count in range(min(total, laps) + 1):
         for pit in range(n):
-            d, c, p = _sowing(game, pit, count, sh, pbit, oware)
+            d, c, p = _sowing(game, pit, count, sh, pbit)
             delta.append(d)
             last.append(c)
-            nxt.append(p)
-    # Index: count * n + pit (a count past kmax is past the end: IndexError).
-    return (ident, n, k, w, sh, fm, pbit, ones, guards[0] | guards[1] | pbit, tuple(guards), tuple(delta),
-            tuple(last), {}, getattr(game, "grand_slam", None), kmax, tuple(nxt))
+            nxt.append(guards[p])
+    return (oware, n, k, w, sh, fm, pbit, ones, guards[0] + guards[1], guards, tuple(delta), tuple(last),
+            tuple(nxt), {}, getattr(game, "grand_slam", None))
 
 
-def _follows(game, rules):
-    for name, value in rules:
-        if getattr(game, name) != value:
-            return False
-    return True
-
-
-def _sowing(game, pit, count, sh, pbit, oware):
-    """(the int to add, the cell that may capture or -1, the next player) for a move of `count` seeds from `pit`.
-
-    The cells come from the engine's track for the pit (its skip of the
-    origin, its stores), sown as the engine's _sow sows them."""
+def _sowing(game, pit, count, sh, pbit):
+    """(the int to add, the cell where the last seed may capture or -1, the
+    player to move next) for a move of `count` seeds from `pit`, on the
+    engine's track for the pit, sown as the engine's _sow sows it (whole laps,
+    then the rest).  pbit: Oware's player bit (0 for Kalah)."""
     n = game.n_pits
-    p = pit // game._per_player
+    k = game._per_player
+    p = pit // k
     d = -(count << sh[pit])
     if not count:
-        return d, _NONE, p
+        return d, -1, p
     t = game.track(p, 1, pit)
     lap = len(t)
     q = (count - 1) // lap
-    for c in t:
-        d += q << sh[c]
     rest = count - q * lap
-    for c in t[:rest]:
-        d += 1 << sh[c]
+    for i in range(lap):
+        d += (q + (i < rest)) << sh[t[i]]
     c = t[rest - 1]
-    if oware:
-        # The turn passes (the player bit flips); a capture may take the last pit's side.
-        d += pbit if p == 0 else -pbit
-        return d, (c if c < n and c // game._per_player != p else _NONE), 1 - p
-    # Kalah: another move if the last seed is in the own store; a capture if in an own pit.
-    nxt = p if c == n + p else 1 - p
-    return d, (c if c < n and c // game._per_player == p else _NONE), nxt
+    if pbit:
+        # Oware: the turn passes; the last seed may capture on the opponent's side.
+        return d + (pbit if p == 0 else -pbit), (c if c // k != p else -1), 1 - p
+    # Kalah: the last seed in the mover's store gives another move; in a pit of his, it may capture.
+    if c == n + p:
+        return d, -1, p
+    return d, (c if c < n and c // k == p else -1), 1 - p
 
 
 def _pack(cells, to_move, t):
@@ -173,133 +177,144 @@ def _pack(cells, to_move, t):
         x = 0
         for c in range(len(cells)):
             x += cells[c] << sh[c]
-    if t[0] == "oware":
-        x += to_move * t[6]
-    return x
+    return x + to_move * t[6]
 
 
 def _unpack(x, t):
-    n = t[1] + 2
+    """The cells (pits, then stores) of packed board x, as a list."""
+    cells = t[1] + 2
     if t[3] == 8:
-        return list((x & ((1 << (8 * n)) - 1)).to_bytes(n, "little"))
+        return list((x & ((1 << (8 * cells)) - 1)).to_bytes(cells, "little"))
     sh = t[4]
     fm = t[5]
     out = []
-    for s in sh:
-        out.append((x >> s) & fm)
+    for c in range(cells):
+        out.append((x >> sh[c]) & fm)
     return out
 
 
+def _from_guards(t, key, p):
+    """The pits of player p whose guard is set in `key`, in order, as a tuple."""
+    k = t[2]
+    w = t[3]
+    sh = t[4]
+    own = []
+    for c in range(p * k, p * k + k):
+        if (key >> (sh[c] + w - 1)) & 1:
+            own.append(c)
+    return tuple(own)
+
+
+def _outcome(x, t, reason):
+    """The end of the game, as the engine's _finish makes it: every seed left
+    goes to the owner of its pit's store; the larger store wins."""
+    b = _unpack(x, t)
+    n = t[1]
+    k = t[2]
+    s0 = b[n]
+    s1 = b[n + 1]
+    for c in range(k):
+        s0 += b[c]
+    for c in range(k, n):
+        s1 += b[c]
+    return Outcome(0 if s0 > s1 else (1 if s1 > s0 else None), [s0, s1], reason)
+
+
 def _engine(game, x, p, t):
-    """A bare game of the same variant holding the unpacked position: the engine's code on it."""
+    """A bare game of the same variant and options holding the unpacked
+    position, for the engine's own code on the rare cases."""
     g = object.__new__(game.__class__)
     g.n_pits = t[1]
     g._per_player = t[2]
     g._sides = game._sides
     g._tracks = game._tracks
-    g.grand_slam = game.grand_slam if t[0] == "oware" else None
+    g.grand_slam = t[14]
     g._b = _unpack(x, t)
     g.to_move = p
-    g._over = None
-    g._legal = None
     return g
 
 
-def _end(game, x, p, t, reason):
-    g = _engine(game, x, p, t)
-    g._finish(None, reason if reason else g.no_moves_reason)
-    return g._over
+# ----- Oware --------------------------------------------------------------------
 
 
 def _oware(game, t, x, seen, choice, rec, left):
-    n = t[1]
-    sh = t[4]
-    fm = t[5]
-    pbit = t[6]
-    ones = t[7]
-    gm = t[8]
-    delta = t[10]
-    last = t[11]
-    legal_of = t[12]
-    slam_rule = t[13]
-    fair = slam_rule == "illegal"
+    oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam = t
+    fair = slam == "illegal"
+    gp = guards[1 if x & pbit else 0]   # the guards of the player to move
     while True:
         nz = (x + ones) & gm
-        legal = legal_of.get(nz)
-        if legal is None or fair:
-            legal = _oware_moves(game, t, x, nz)
+        key = nz & gp
+        legal = legal_of.get(key)
+        if legal is None or key == nz or fair:
+            # A side with no seeds (or a new mask), or grand slams to rule out.
+            legal = _oware_moves(game, t, x, nz, key)
             if not legal:
-                return _end(game, x, 1 if x & pbit else 0, t, None)
+                return _outcome(x, t, game.no_moves_reason)
         if not left:
             return None
         m = choice(legal)
         if rec is not None:
             rec(m)
-        i = ((x >> sh[m]) & fm) * n + m
+        i = (x >> sh[m] & fm) * n + m
         try:
             x += delta[i]
             c = last[i]
-        except IndexError:
-            d, c, _ = _sowing(game, m, (x >> sh[m]) & fm, sh, pbit, True)
+            gp = nxt[i]
+        except IndexError:   # more than two laps
+            d, c, p = _sowing(game, m, x >> sh[m] & fm, sh, pbit)
             x += d
+            gp = guards[p]
         if c >= 0:
-            v = (x >> sh[c]) & fm
+            v = x >> sh[c] & fm
             if v == 2 or v == 3:
                 x = _oware_capture(t, x, c)
+                gp = guards[1 if x & pbit else 0]   # (the mover again after a grand slam with "sow-again")
         if x in seen:
-            return _end(game, x, 1 if x & pbit else 0, t, "repetition")
+            return _outcome(x, t, "repetition")
         seen.add(x)
         left -= 1
 
 
-def _oware_moves(game, t, x, nz):
-    """The legal moves where the table has none: from the guards when both
-    sides hold seeds (and then kept), from the engine otherwise."""
-    guards = t[9]
+def _oware_moves(game, t, x, nz, key):
+    """The legal moves the table does not give: from the guards when both
+    sides hold seeds (and kept in the table), else from the engine's _moves
+    (feeding, no move at all); with grand_slam="illegal", from the engine too
+    whenever a move might capture every seed the opponent has."""
     p = 1 if x & t[6] else 0
-    if nz & guards[1 - p] and nz & guards[p]:
-        legal = t[12].get(nz)
+    if key and key != nz:
+        legal = t[13].get(key)
         if legal is None:
-            w = t[3]
-            sh = t[4]
-            k = t[2]
-            own = []
-            for c in range(p * k, p * k + k):
-                if nz >> (sh[c] + w - 1) & 1:
-                    own.append(c)
-            legal = t[12][nz] = tuple(own)
-        if t[13] != "illegal" or not _slam_possible(t, x, legal):
+            legal = t[13][key] = _from_guards(t, key, p)
+        if t[14] != "illegal" or not _slam_possible(t, x, legal):
             return legal
-    # Feeding, no move at all, or a move that may capture every seed the
-    # opponent has while such moves are illegal: the engine decides.
     return tuple(_engine(game, x, p, t)._moves())
 
 
 def _slam_possible(t, x, legal):
-    """Whether a move of `legal` might capture every seed the opponent has
-    (its last seed makes 2 or 3 on the opponent's side): a cheap test that
-    sends the rare positions where it might to the engine."""
+    """Whether a move of `legal` ends with 2 or 3 seeds on the opponent's side
+    (what any grand slam needs), or is too big for the table."""
     n = t[1]
     sh = t[4]
     fm = t[5]
+    delta = t[10]
+    last = t[11]
     for m in legal:
-        i = ((x >> sh[m]) & fm) * n + m
-        if i >= len(t[10]):
+        i = (x >> sh[m] & fm) * n + m
+        if i >= len(delta):
             return True
-        c = t[11][i]
+        c = last[i]
         if c >= 0:
-            v = ((x + t[10][i]) >> sh[c]) & fm
+            v = (x + delta[i]) >> sh[c] & fm
             if v == 2 or v == 3:
                 return True
     return False
 
 
 def _oware_capture(t, x, c):
-    """Capture from the last pit c backwards (2 or 3 seeds each, on the opponent's side).
-
-    A capture that would take every seed the opponent has (a grand slam)
-    takes nothing unless grand_slam is "sow-again": then it stands and the
-    mover moves again."""
+    """The capture of the last pit c (it holds 2 or 3, on the opponent's side)
+    and of the pits before it on that side while they hold 2 or 3.  One that
+    would take every seed the opponent has (a grand slam) takes nothing,
+    unless grand_slam is "sow-again": then it stands, and the mover moves again."""
     k = t[2]
     sh = t[4]
     fm = t[5]
@@ -308,7 +323,7 @@ def _oware_capture(t, x, c):
     y = x
     taken = 0
     while c >= lo:
-        v = (y >> sh[c]) & fm
+        v = y >> sh[c] & fm
         if v != 2 and v != 3:
             break
         taken += v
@@ -318,51 +333,42 @@ def _oware_capture(t, x, c):
     y += taken << sh[t[1] + mover]
     if (y + t[7]) & t[9][opp]:
         return y
-    if t[13] != "sow-again":
+    if t[14] != "sow-again":
         return x
-    # The player bit back to the mover.
-    return y - t[6] if mover == 0 else y + t[6]
+    return y - t[6] if mover == 0 else y + t[6]   # the player bit back to the mover
 
 
-def _kalah(game, t, x, p, choice, rec, left):
-    n = t[1]
-    k = t[2]
-    sh = t[4]
-    fm = t[5]
-    ones = t[7]
-    guards = t[9]
-    delta = t[10]
-    last = t[11]
-    legal_of = t[12]
-    nxt = t[15]
+# ----- Kalah --------------------------------------------------------------------
+
+
+def _kalah(game, t, x, gp, choice, rec, left):
+    # gp: the guards of the player to move (the player's identity, too).
+    oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam = t
     while True:
-        key = (x + ones) & guards[p]
+        key = (x + ones) & gp
         legal = legal_of.get(key)
         if legal is None:
             if not key:
-                return _end(game, x, p, t, None)
-            w = t[3]
-            own = []
-            for c in range(p * k, p * k + k):
-                if key >> (sh[c] + w - 1) & 1:
-                    own.append(c)
-            legal = legal_of[key] = tuple(own)
+                return _outcome(x, t, game.no_moves_reason)
+            legal = legal_of[key] = _from_guards(t, key, 0 if gp == guards[0] else 1)
         if not left:
             return None
         m = choice(legal)
         if rec is not None:
             rec(m)
-        i = ((x >> sh[m]) & fm) * n + m
+        i = (x >> sh[m] & fm) * n + m
         try:
             x += delta[i]
             c = last[i]
-            p = nxt[i]
-        except IndexError:
-            d, c, p = _sowing(game, m, (x >> sh[m]) & fm, sh, 0, False)
+            gp = nxt[i]
+        except IndexError:   # more than two laps
+            d, c, p = _sowing(game, m, x >> sh[m] & fm, sh, 0)
             x += d
-        if c >= 0 and (x >> sh[c]) & fm == 1:
-            # The last seed in an empty pit of the mover's: it and the seeds opposite go to the store.
+            gp = guards[p]
+        if c >= 0 and x >> sh[c] & fm == 1:
+            # The last seed in an empty pit of the mover's: it and the seeds
+            # of the pit opposite go to the mover's store.
             o = n - 1 - c
-            v = (x >> sh[o]) & fm
-            x += ((v + 1) << sh[n + 1 - p]) - (1 << sh[c]) - (v << sh[o])
+            v = x >> sh[o] & fm
+            x += (v + 1 << sh[n + c // k]) - (1 << sh[c]) - (v << sh[o])
         left -= 1

@@ -4,6 +4,9 @@ A module of its own, loaded only when a playout is asked for, so that a board
 that never plays one keeps none of this code in memory.
 """
 
+_PACKED = ("oware", "kalah")
+_packed = [None]
+
 
 def playout(game, rng=None, max_plies=None, moves=None):
     """Play uniformly random legal moves on a copy of `game` to the end; return the Outcome.
@@ -27,9 +30,13 @@ def playout(game, rng=None, max_plies=None, moves=None):
         raise TypeError("rng must have a choice(seq) method, like random.Random(seed); got %r" % (rng,))
     if max_plies is not None and max_plies < 0:
         raise ValueError("max_plies must be 0 or more (or None for no limit), not %r" % (max_plies,))
-    if game.id == "oware" or game.id == "kalah":
-        from .packed import playout as packed
-        o = packed(game, choice, -1 if max_plies is None else max_plies, moves)
+    if game.id in _PACKED:
+        # The packed kernel (mancala.packed), for the variants it covers.
+        f = _packed[0]
+        if f is None:
+            from .packed import playout as f
+            _packed[0] = f
+        o = f(game, choice, -1 if max_plies is None else max_plies, moves)
         if o is not False:
             return o
     g = game.copy()
