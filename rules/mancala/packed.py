@@ -61,7 +61,10 @@ def playout(game, choice, left, moves):
         return False
     if game._over is not None:
         return game._over
-    x = _pack(game._b, game.to_move, t)
+    if t[3] == 8:
+        x = int.from_bytes(bytes(game._b), "little") + game.to_move * t[6]   # (_pack, inline)
+    else:
+        x = _pack(game._b, game.to_move, t)
     rec = None if moves is None else moves.append
     if t[0]:
         # Oware: the positions seen so far, for the repetition rule.
@@ -207,16 +210,20 @@ def _from_guards(t, key, p):
 
 def _outcome(x, t, reason):
     """The end of the game, as the engine's _finish makes it: every seed left
-    goes to the owner of its pit's store; the larger store wins."""
-    b = _unpack(x, t)
+    goes to the store of its pit's owner; the larger store wins."""
     n = t[1]
     k = t[2]
-    s0 = b[n]
-    s1 = b[n + 1]
-    for c in range(k):
-        s0 += b[c]
-    for c in range(k, n):
-        s1 += b[c]
+    if t[3] == 8:
+        b = x.to_bytes(n + 3, "little")   # (with Oware's player byte, unread)
+        s0 = b[n] + sum(b[:k])
+        s1 = b[n + 1] + sum(b[k:n])
+    else:
+        b = _unpack(x, t)
+        s0 = b[n]
+        s1 = b[n + 1]
+        for c in range(k):
+            s0 += b[c]
+            s1 += b[k + c]
     return Outcome(0 if s0 > s1 else (1 if s1 > s0 else None), [s0, s1], reason)
 
 
