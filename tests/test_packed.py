@@ -213,6 +213,17 @@ def test_max_plies_stops_where_the_push_loop_does():
             assert outcome_tuple(o) == (outcome_tuple(end) if limit >= len(full) else None)
 
 
+def test_rounds_of_the_loop(monkeypatch):
+    # The kernel's loop runs in rounds of at most _ROUND moves (a billion): with
+    # rounds of 3, every limit and none still stop where the push loop does.
+    monkeypatch.setattr(packed, "_ROUND", 3)
+    for name in ("oware", "kalah"):
+        for seed in range(3):
+            g = mancala.Game(name)
+            for limit in (None, 0, 2, 3, 4, 6, 7, 50):
+                check(g, seed, max_plies=limit)
+
+
 def test_a_finished_game_returns_its_outcome():
     g = mancala.Game("oware", pits=[0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0], stores=[20, 27], to_move=0)
     assert g.is_over()

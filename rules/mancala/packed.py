@@ -42,6 +42,10 @@ _COMMON = (("rows", 2), ("players", 2), ("relay", 0), ("direction", 1), ("min_se
 _OWARE = (("stores_sown", False), ("skip_origin", True), ("extra_turn_in_store", False), ("end_on_repetition", True),
           ("pits_per_row", 6))
 _KALAH = (("stores_sown", True), ("skip_origin", False), ("extra_turn_in_store", True), ("end_on_repetition", False))
+# The most moves a round of the kernel's loop (a small int on MicroPython
+# too); a longer limit, or none, takes more rounds.
+_ROUND = 0x3FFFFFFF
+
 _METHODS = ("_move", "_after", "_sow", "_sowable", "_ring", "_make_track", "_finish", "_collect_leftovers",
             "_judge", "_no_moves", "_take", "_position_key")
 
@@ -249,37 +253,47 @@ def _oware(game, t, x, seen, choice, rec, left):
     fair = slam == "illegal"
     gp = guards[1 if x & pbit else 0]   # the guards of the player to move
     while True:
-        nz = (x + ones) & gm
-        key = nz & gp
-        legal = legal_of.get(key)
-        if legal is None or key == nz or fair:
-            # A side with no seeds (or a new mask), or grand slams to rule out.
-            legal = _oware_moves(game, t, x, nz, key)
-            if not legal:
-                return _outcome(x, t, game.no_moves_reason)
+        steps = _ROUND if left < 0 or left > _ROUND else left
+        for _ in range(steps):
+            nz = (x + ones) & gm
+            key = nz & gp
+            try:
+                legal = legal_of[key]
+            except KeyError:
+                legal = None
+            if legal is None or key == nz or fair:
+                # A side with no seeds (or a new mask), or grand slams to rule out.
+                legal = _oware_moves(game, t, x, nz, key)
+                if not legal:
+                    return _outcome(x, t, game.no_moves_reason)
+            m = choice(legal)
+            if rec is not None:
+                rec(m)
+            i = (x >> sh[m] & fm) * n + m
+            try:
+                x += delta[i]
+                c = last[i]
+                gp = nxt[i]
+            except IndexError:   # more than two laps
+                d, c, p = _sowing(game, m, x >> sh[m] & fm, sh, pbit)
+                x += d
+                gp = guards[p]
+            if c >= 0:
+                v = x >> sh[c] & fm
+                if v == 2 or v == 3:
+                    x = _oware_capture(t, x, c)
+                    gp = guards[1 if x & pbit else 0]   # (the mover again after a grand slam with "sow-again")
+            if x in seen:
+                return _outcome(x, t, "repetition")
+            seen.add(x)
+        if left >= 0:
+            left -= steps
         if not left:
-            return None
-        m = choice(legal)
-        if rec is not None:
-            rec(m)
-        i = (x >> sh[m] & fm) * n + m
-        try:
-            x += delta[i]
-            c = last[i]
-            gp = nxt[i]
-        except IndexError:   # more than two laps
-            d, c, p = _sowing(game, m, x >> sh[m] & fm, sh, pbit)
-            x += d
-            gp = guards[p]
-        if c >= 0:
-            v = x >> sh[c] & fm
-            if v == 2 or v == 3:
-                x = _oware_capture(t, x, c)
-                gp = guards[1 if x & pbit else 0]   # (the mover again after a grand slam with "sow-again")
-        if x in seen:
-            return _outcome(x, t, "repetition")
-        seen.add(x)
-        left -= 1
+            # The last move allowed: the game goes on unless it ended there.
+            nz = (x + ones) & gm
+            if _oware_moves(game, t, x, nz, nz & gp):
+                return None
+            return _outcome(x, t, game.no_moves_reason)
 
 
 def _oware_moves(game, t, x, nz, key):
@@ -352,30 +366,37 @@ def _kalah(game, t, x, gp, choice, rec, left):
     # gp: the guards of the player to move (the player's identity, too).
     oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam = t
     while True:
-        key = (x + ones) & gp
-        legal = legal_of.get(key)
-        if legal is None:
-            if not key:
+        steps = _ROUND if left < 0 or left > _ROUND else left
+        for _ in range(steps):
+            key = (x + ones) & gp
+            try:
+                legal = legal_of[key]
+            except KeyError:   # a mask not met yet (0: no seeds, no move)
+                legal = legal_of[key] = _from_guards(t, key, 0 if gp == guards[0] else 1)
+            if not legal:
                 return _outcome(x, t, game.no_moves_reason)
-            legal = legal_of[key] = _from_guards(t, key, 0 if gp == guards[0] else 1)
+            m = choice(legal)
+            if rec is not None:
+                rec(m)
+            i = (x >> sh[m] & fm) * n + m
+            try:
+                x += delta[i]
+                c = last[i]
+                gp = nxt[i]
+            except IndexError:   # more than two laps
+                d, c, p = _sowing(game, m, x >> sh[m] & fm, sh, 0)
+                x += d
+                gp = guards[p]
+            if c >= 0 and x >> sh[c] & fm == 1:
+                # The last seed in an empty pit of the mover's: it and the seeds
+                # of the pit opposite go to the mover's store.
+                o = n - 1 - c
+                v = x >> sh[o] & fm
+                x += (v + 1 << sh[n + c // k]) - (1 << sh[c]) - (v << sh[o])
+        if left >= 0:
+            left -= steps
         if not left:
-            return None
-        m = choice(legal)
-        if rec is not None:
-            rec(m)
-        i = (x >> sh[m] & fm) * n + m
-        try:
-            x += delta[i]
-            c = last[i]
-            gp = nxt[i]
-        except IndexError:   # more than two laps
-            d, c, p = _sowing(game, m, x >> sh[m] & fm, sh, 0)
-            x += d
-            gp = guards[p]
-        if c >= 0 and x >> sh[c] & fm == 1:
-            # The last seed in an empty pit of the mover's: it and the seeds
-            # of the pit opposite go to the mover's store.
-            o = n - 1 - c
-            v = x >> sh[o] & fm
-            x += (v + 1 << sh[n + c // k]) - (1 << sh[c]) - (v << sh[o])
-        left -= 1
+            # The last move allowed: the game goes on unless it ended there.
+            if (x + ones) & gp:
+                return None
+            return _outcome(x, t, game.no_moves_reason)
