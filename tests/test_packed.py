@@ -95,12 +95,6 @@ def paths(monkeypatch):
     spy("_oware_capture", capture_note)
     spy("_outcome", lambda args, out: hits.update(["end: " + args[2]]))
 
-    def sowing_note(args, out):
-        game, pit, count = args[:3]
-        if count > 2 * len(game.track(pit // game._per_player, 1, pit)):   # (not a table's own entries)
-            hits["more than two laps"] += 1
-
-    spy("_sowing", sowing_note)
     return hits
 
 
@@ -188,18 +182,27 @@ def test_kalah_from_given_positions(options, paths):
 @pytest.mark.parametrize("name, options", [("oware", {}), ("oware", {"grand_slam": "illegal"}),
                                            ("oware", {"grand_slam": "sow-again"}), ("kalah", {}),
                                            ("kalah", {"pits_per_row": 12, "seeds": 12})])
-def test_handfuls_of_more_than_two_laps(name, options, paths):
-    # The tables stop at two laps; a bigger handful is sown when met.
+@pytest.mark.parametrize("laps", [1, 2])
+def test_handfuls_past_the_table(name, options, laps, monkeypatch):
+    # The table sows handfuls of up to _LAPS laps (2 on CPython, 1 on
+    # MicroPython); a bigger one adds whole laps to the table's entry.
+    monkeypatch.setattr(packed, "_LAPS", laps)
     g = mancala.Game(name, **options)
+    t = packed._make(g)
+    monkeypatch.setitem(g._tracks, "packed", t)   # (tables of this size, for this test only)
     n = g.n_pits
+    past = len(t[10]) // n - 1   # the biggest count in the table
+    assert past == laps * t[15]
     total = g.total_seeds()
+    played = 0
     for pit in range(n):
         pits = [1] * n
         pits[pit] = total - n - 3
         g = mancala.Game(name, pits=pits, stores=[1, 1], to_move=pit * 2 // n, **options)
         for seed in range(3):
-            check(g, seed)
-    assert paths["more than two laps"] >= n
+            ref = check(g, seed)
+            played += sum(1 for h in ref._hist if h[1][h[0]] > past)
+    assert played >= n
 
 
 def test_max_plies_stops_where_the_push_loop_does():
@@ -222,6 +225,18 @@ def test_rounds_of_the_loop(monkeypatch):
             g = mancala.Game(name)
             for limit in (None, 0, 2, 3, 4, 6, 7, 50):
                 check(g, seed, max_plies=limit)
+
+
+def test_legal_moves_past_the_kept_masks(monkeypatch):
+    # Past _MASKS kept masks, the legal moves are worked out each time.
+    monkeypatch.setattr(packed, "_MASKS", 3)
+    for name, options in (("oware", {}), ("kalah", {}), ("oware", {"grand_slam": "illegal"})):
+        g = mancala.Game(name, **options)
+        t = packed._make(g)
+        monkeypatch.setitem(g._tracks, "packed", t)
+        for seed in range(5):
+            check(g, seed)
+        assert len(t[13]) == 3
 
 
 def test_a_finished_game_returns_its_outcome():

@@ -42,6 +42,17 @@ _COMMON = (("rows", 2), ("players", 2), ("relay", 0), ("direction", 1), ("min_se
 _OWARE = (("stores_sown", False), ("skip_origin", True), ("extra_turn_in_store", False), ("end_on_repetition", True),
           ("pits_per_row", 6))
 _KALAH = (("stores_sown", True), ("skip_origin", False), ("extra_turn_in_store", True), ("end_on_repetition", False))
+# The table sows handfuls of up to this many laps (bigger ones add whole laps
+# to the table's entry for the rest): two on CPython (a move in 8000 of
+# Oware's is past them), one on MicroPython (half the heap).
+_CPYTHON = hasattr([], "__getitem__")   # (as in game.py)
+_LAPS = 2 if _CPYTHON else 1
+
+# The most masks of nonzero pits whose legal moves are kept (2 * 2**6 for
+# the six pits a side of Oware and Kalah; Kalah's 12 pits a side can have
+# 8192, which MicroPython has no room for).
+_MASKS = 8192 if _CPYTHON else 256
+
 # The most moves a round of the kernel's loop (a small int on MicroPython
 # too); a longer limit, or none, takes more rounds.
 _ROUND = 0x3FFFFFFF
@@ -90,11 +101,14 @@ def playout(game, choice, left, moves):
 #   sh[c]: where cell c's field starts; fm: a field's count mask
 #   pbit: Oware's player-to-move bit; ones: 2**(w-1)-1 in every pit field
 #   gm: every pit's guard; guards[p]: player p's pits' guards
-#   delta[i], last[i], nxt[i] for i = count * n + pit (count up to two laps):
+#   delta[i], last[i], nxt[i] for i = count * n + pit (count up to _LAPS laps):
 #     the int to add (with Oware's player bit), the cell where the last seed
 #     may capture (-1: none), the guards of the player to move next
 #   legal_of: the mover's nonzero pits' guards -> legal moves (when the
 #     other side has seeds); slam: Oware's grand_slam option
+#   lap: the cells of one lap of a track; lapx[pit]: the int to add for one
+#     more lap of a handful from the pit (a seed in each cell of its track,
+#     one more lifted from the pit)
 
 
 def _make(game):
@@ -135,18 +149,28 @@ def _make(game):
         ones += fm << sh[c]
         guards[c // k] += 1 << (sh[c] + w - 1)
     guards = tuple(guards)
+    # One lap of a pit's track is the same length for every pit.
+    lap = len(game.track(0, 1, 0))
+    lapx = []
+    for pit in range(n):
+        track = game.track(pit // k, 1, pit)
+        if len(track) != lap:
+            return None
+        d = -(lap << sh[pit])
+        for c in track:
+            d += 1 << sh[c]
+        lapx.append(d)
     delta = []
     last = []
     nxt = []
-    laps = 2 * len(game.track(0, 1, 0))
-    for count in range(min(total, laps) + 1):
+    for count in range(min(total, _LAPS * lap) + 1):
         for pit in range(n):
             d, c, p = _sowing(game, pit, count, sh, pbit)
             delta.append(d)
             last.append(c)
             nxt.append(guards[p])
     return (oware, n, k, w, sh, fm, pbit, ones, guards[0] + guards[1], guards, tuple(delta), tuple(last),
-            tuple(nxt), {}, getattr(game, "grand_slam", None))
+            tuple(nxt), {}, getattr(game, "grand_slam", None), lap, tuple(lapx))
 
 
 def _sowing(game, pit, count, sh, pbit):
@@ -249,7 +273,7 @@ def _engine(game, x, p, t):
 
 
 def _oware(game, t, x, seen, choice, rec, left):
-    oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam = t
+    oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam, lap, lapx = t
     fair = slam == "illegal"
     gp = guards[1 if x & pbit else 0]   # the guards of the player to move
     while True:
@@ -274,10 +298,13 @@ def _oware(game, t, x, seen, choice, rec, left):
                 x += delta[i]
                 c = last[i]
                 gp = nxt[i]
-            except IndexError:   # more than two laps
-                d, c, p = _sowing(game, m, x >> sh[m] & fm, sh, pbit)
-                x += d
-                gp = guards[p]
+            except IndexError:   # a handful past the table: its whole laps, then the rest from the table
+                i = x >> sh[m] & fm
+                q = (i - 1) // lap
+                i = (i - q * lap) * n + m
+                x += delta[i] + q * lapx[m]
+                c = last[i]
+                gp = nxt[i]
             if c >= 0:
                 v = x >> sh[c] & fm
                 if v == 2 or v == 3:
@@ -305,7 +332,9 @@ def _oware_moves(game, t, x, nz, key):
     if key and key != nz:
         legal = t[13].get(key)
         if legal is None:
-            legal = t[13][key] = _from_guards(t, key, p)
+            legal = _from_guards(t, key, p)
+            if len(t[13]) < _MASKS:
+                t[13][key] = legal
         if t[14] != "illegal" or not _slam_possible(t, x, legal):
             return legal
     return tuple(_engine(game, x, p, t)._moves())
@@ -364,7 +393,7 @@ def _oware_capture(t, x, c):
 
 def _kalah(game, t, x, gp, choice, rec, left):
     # gp: the guards of the player to move (the player's identity, too).
-    oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam = t
+    oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam, lap, lapx = t
     while True:
         steps = _ROUND if left < 0 or left > _ROUND else left
         for _ in range(steps):
@@ -372,7 +401,9 @@ def _kalah(game, t, x, gp, choice, rec, left):
             try:
                 legal = legal_of[key]
             except KeyError:   # a mask not met yet (0: no seeds, no move)
-                legal = legal_of[key] = _from_guards(t, key, 0 if gp == guards[0] else 1)
+                legal = _from_guards(t, key, 0 if gp == guards[0] else 1)
+                if len(legal_of) < _MASKS:
+                    legal_of[key] = legal
             if not legal:
                 return _outcome(x, t, game.no_moves_reason)
             m = choice(legal)
@@ -383,10 +414,13 @@ def _kalah(game, t, x, gp, choice, rec, left):
                 x += delta[i]
                 c = last[i]
                 gp = nxt[i]
-            except IndexError:   # more than two laps
-                d, c, p = _sowing(game, m, x >> sh[m] & fm, sh, 0)
-                x += d
-                gp = guards[p]
+            except IndexError:   # a handful past the table: its whole laps, then the rest from the table
+                i = x >> sh[m] & fm
+                q = (i - 1) // lap
+                i = (i - q * lap) * n + m
+                x += delta[i] + q * lapx[m]
+                c = last[i]
+                gp = nxt[i]
             if c >= 0 and x >> sh[c] & fm == 1:
                 # The last seed in an empty pit of the mover's: it and the seeds
                 # of the pit opposite go to the mover's store.
