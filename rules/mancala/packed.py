@@ -2,63 +2,66 @@
 
 The whole board is one int: cell c (the pits, then the two stores) is the
 field of w bits at bit w*c, w being at least one bit more than the seeds in
-play need, so that the top bit of every field (its guard) is 0.  Adding
-2**(w-1) - 1 to every pit field sets the guard of exactly the pits that hold
-seeds (no carry leaves a field), so one add and one mask give every nonzero
-pit at once.  Oware adds the player to move as one bit above the fields: the
-int is then the whole position, and the repetition rule's key.
+play need (a byte for up to 127 seeds), so that the top bit of every field,
+its guard, is 0.  Adding 2**(w-1) - 1 to every pit field sets the guard of
+exactly the pits that hold seeds (no carry leaves a field): one add and one
+mask give the nonzero pits of a side.  Oware adds the player to move as a bit
+above the fields, so the int is the whole position and its repetition key.
 
-Worked out once per variant and options (kept in the engine's track cache,
-which every game with them shares), from the engine's own tracks:
-- for every pit and count up to two laps, the int to add that lifts the pit
-  and sows the count (whole laps, then the rest, as the engine's _sow does;
-  Oware's track skips the origin, Kalah's has the mover's store and not the
-  opponent's), the cell where the last seed may capture, and who moves next;
-- the legal moves for each mask of nonzero pits, as a tuple, filled in as met.
+Worked out once per variant and options from the engine's own tracks, and
+kept in the engine's track cache (which every game with them shares):
+- for every pit and every count up to _LAPS laps, the int to add that lifts
+  the pit and sows the count (whole laps, then the rest, as the engine's _sow
+  does: Oware's track skips the origin, Kalah's has the mover's store and not
+  the opponent's), the cell where the last seed may capture, and whose move
+  it is next; a bigger handful adds whole laps to the entry for the rest;
+- the legal moves for each mask of the mover's nonzero pits, as a tuple,
+  filled in as met.
 
-A ply is then: the nonzero mask and one dict look-up for the legal moves,
-rng.choice, one shift and one add to sow, and the capture test when the last
-seed is where it may capture.  What the tables do not decide goes to the
-engine's own code on the unpacked counts: Oware's legal moves when a side is
-empty (the feeding rule, the end of the game) and, with
-grand_slam="illegal", whenever a move might capture everything.  A handful
-bigger than two laps is sown from the engine's track when met.
+A ply is then: the mask and one dict look-up for the legal moves,
+rng.choice, one shift and one add to sow, the capture test when the last seed
+is where it may capture, and for Oware the repetition set.  What the tables
+do not decide goes to the engine's own code on the unpacked counts: Oware's
+legal moves when a side is empty (the feeding rule, the end of the game) and,
+with grand_slam="illegal", whenever a move ends with 2 or 3 seeds on the
+opponent's side.
 
-It plays the same game as the push() loop: rng.choice is called once a move
-on the same legal moves in the same order (in a tuple), the sowing and the
-captures are the variants' rules (tests/test_packed.py plays both and
-compares the moves and the Outcome, from the start and from positions that
-reach feeding, grand slams, every end and big handfuls).  A variant that is
-not exactly Oware or Kalah, or whose engine attributes differ from the ones
-the kernel is written for, is played by the general engine (playout() gets
-False).
+It plays the push() loop's game: rng.choice is called once a move on the same
+legal moves in the same order (as a tuple), the sowing, captures, extra turns
+and ends are the variants' rules, and the Outcome is the one _finish makes.
+tests/test_packed.py plays both and compares the moves and the Outcome for
+every option, from the start and from positions that reach feeding, each
+grand-slam rule, both ends, repetitions and big handfuls, on CPython and
+MicroPython.  A game that is not exactly Oware or Kalah, or whose engine
+attributes or methods are not the ones the kernel is written for, is played
+by the general engine (playout() returns False).
 """
 from .game import Mancala, Outcome
 
-# The rules the kernel is written for: the engine attributes it relies on
-# (another value, or a method of their own, and the general engine plays).
+# The rules the kernel is written for: the engine attributes it relies on,
+# and the engine methods that must be Mancala's (another value or a method
+# of the variant's own, and the general engine plays).
 _COMMON = (("rows", 2), ("players", 2), ("relay", 0), ("direction", 1), ("min_seeds", 1), ("has_state", False),
            ("pass_when_stuck", False), ("min_seeds_in_play", 0), ("fours", False), ("lazy_moves", False))
 _OWARE = (("stores_sown", False), ("skip_origin", True), ("extra_turn_in_store", False), ("end_on_repetition", True),
           ("pits_per_row", 6))
 _KALAH = (("stores_sown", True), ("skip_origin", False), ("extra_turn_in_store", True), ("end_on_repetition", False))
-# The table sows handfuls of up to this many laps (bigger ones add whole laps
-# to the table's entry for the rest): two on CPython (a move in 8000 of
-# Oware's is past them), one on MicroPython (half the heap).
+_METHODS = ("_move", "_after", "_sow", "_sowable", "_ring", "_make_track", "_finish", "_collect_leftovers",
+            "_judge", "_no_moves", "_take", "_position_key")
+
 _CPYTHON = hasattr([], "__getitem__")   # (as in game.py)
+
+# The table sows handfuls of up to this many laps: two on CPython (one move
+# in 8000 of Oware's is bigger), one on MicroPython (half the heap).
 _LAPS = 2 if _CPYTHON else 1
 
-# The most masks of nonzero pits whose legal moves are kept (2 * 2**6 for
-# the six pits a side of Oware and Kalah; Kalah's 12 pits a side can have
-# 8192, which MicroPython has no room for).
+# The most masks whose legal moves are kept (Oware and Kalah's six pits a
+# side have 2 * 64; Kalah's twelve can have 8192, too many for MicroPython).
 _MASKS = 8192 if _CPYTHON else 256
 
 # The most moves a round of the kernel's loop (a small int on MicroPython
 # too); a longer limit, or none, takes more rounds.
 _ROUND = 0x3FFFFFFF
-
-_METHODS = ("_move", "_after", "_sow", "_sowable", "_ring", "_make_track", "_finish", "_collect_leftovers",
-            "_judge", "_no_moves", "_take", "_position_key")
 
 
 def playout(game, choice, left, moves):
@@ -96,7 +99,7 @@ def playout(game, choice, left, moves):
 
 # ----- the tables ---------------------------------------------------------------
 #
-# t = (oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam)
+# t = (oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam, lap, lapx)
 #   oware: True for Oware, False for Kalah; n pits, k a player; w bits a field
 #   sh[c]: where cell c's field starts; fm: a field's count mask
 #   pbit: Oware's player-to-move bit; ones: 2**(w-1)-1 in every pit field
@@ -263,7 +266,8 @@ def _engine(game, x, p, t):
     g._per_player = t[2]
     g._sides = game._sides
     g._tracks = game._tracks
-    g.grand_slam = t[14]
+    if t[0]:
+        g.grand_slam = t[14]
     g._b = _unpack(x, t)
     g.to_move = p
     return g
