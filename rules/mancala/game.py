@@ -19,9 +19,10 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-# (And playout(): random moves to the end of the game on a copy, by the same
-# steps as push() without the undo records, for Monte-Carlo hints.  A comment,
-# not docstring text: the test VM keeps module docstrings in its heap.)
+# (And playout(): random moves to the end of the game on a copy, for
+# Monte-Carlo hints: by the same steps as push() without the undo records, or
+# for Oware and Kalah on a packed board (mancala.packed), the same game.  A
+# comment, not docstring text: the test VM keeps module docstrings in its heap.)
 from .errors import IllegalMoveError, PositionError
 from .trace import Trace, LIFT, RELAY, TAKE, EXTRA, PASS, END, DROP_CODE
 

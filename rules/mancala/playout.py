@@ -1,9 +1,14 @@
 """Random playouts for Monte-Carlo hints: game.playout() (see docs/rules.md, "Speed").
 
 A module of its own, loaded only when a playout is asked for, so that a board
-that never plays one keeps none of this code in memory.
+that never plays one keeps none of this code in memory.  Oware and Kalah are
+played by the packed kernel (mancala.packed, loaded by their first playout),
+every other variant by the engine loop below; both make the push() loop's game.
 """
 
+# The variants offered to the packed kernel (it declines any game it does not
+# cover), and the kernel once imported (an import statement a call would cost
+# more than a short playout's setup).
 _PACKED = ("oware", "kalah")
 _packed = [None]
 
@@ -12,11 +17,13 @@ def playout(game, rng=None, max_plies=None, moves=None):
     """Play uniformly random legal moves on a copy of `game` to the end; return the Outcome.
 
     The moves are the ones `g.push(rng.choice(g.legal_moves()))` makes on a
-    copy, played by the same engine steps as push() (the variant's _move and
-    _after), so the game and its result are the same; `game` is not changed.
-    What only undo needs is skipped: the counts before each move, the
-    repetition key and the variant's saved state (the move stack keeps each
-    move and who made it, which some rules read).
+    copy; `game` is not changed.  Oware and Kalah: on the packed board
+    (mancala.packed; choice gets the legal moves as a tuple).  Every other
+    variant: by the same engine steps as push() (the variant's _move and
+    _after), so the game and its result are the same, skipping what only undo
+    needs: the counts before each move, the repetition key and the variant's
+    saved state (the move stack keeps each move and who made it, which some
+    rules read).
 
     rng: anything with choice(seq), e.g. random.Random(seed) (default: the
     random module).  max_plies: stop after that many moves; the result is then
