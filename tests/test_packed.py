@@ -6,8 +6,8 @@ tables of sowings and legal moves.  It must make exactly the moves that
 reach the same Outcome: from the start with every option it covers, and from
 given positions and positions with a history, chosen so that the rare rules
 (feeding, grand slams under each option, the ends by repetition and by no
-move, handfuls of more than two laps) are reached; the tests count that they
-were.  Variants it does not cover go to the general engine, checked too.
+move, handfuls bigger than the table) are reached; the tests count that they
+were.  Games it does not cover go to the general engine, checked too.
 """
 import json
 import random
@@ -23,7 +23,7 @@ KALAH_OPTIONS = [{"pits_per_row": p, "seeds": s} for p in range(3, 13) for s in 
 
 
 def push_loop(g, rng, max_plies=None):
-    """The reference: the public per-ply API on a copy; returns (moves, outcome)."""
+    """The reference: the public per-ply API on a copy; returns (moves, outcome, the copy at its end)."""
     g = g.copy()
     moves = []
     while not g.is_over() and (max_plies is None or len(moves) < max_plies):
@@ -94,7 +94,6 @@ def paths(monkeypatch):
     spy("_oware_moves", moves_note)
     spy("_oware_capture", capture_note)
     spy("_outcome", lambda args, out: hits.update(["end: " + args[2]]))
-
     return hits
 
 
