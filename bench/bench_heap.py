@@ -68,7 +68,7 @@ MOUNTS = {"/lib": FAKES, "/boards": ROOT / "hardware" / "boards", "/examples": R
 
 # The modules of the whole app, dependencies before the modules that import them (a module
 # imported alone carries the cost of a dependency not imported before it).
-IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "mancala.registry",
+IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "mancala.recent", "mancala.registry",
                 "mancala.stepwise", "mancala.variants", "mancala.variants.oware", "sowlight_fw",
                 "sowlight_fw.unload", "sowlight_fw.crc", "sowlight_fw.config", "sowlight_fw.codec",
                 "sowlight_fw.colours", "sowlight_fw.observe", "sowlight_fw.follow", "sowlight_fw.display",

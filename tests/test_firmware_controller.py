@@ -826,6 +826,33 @@ def test_a_game_resumes_from_its_records_and_plays_on():
     assert c2.state == "over" and h.seeds.counts == hands.expected_counts(c2)
 
 
+def test_undo_goes_back_the_last_moves_the_game_keeps_and_says_so_past_them():
+    # The board's game keeps undo records for its last UNDO_MOVES moves (the rules core's
+    # limit_undo: the heap does not grow with the game); the journal has every move.
+    from sowlight_fw.ctlrare import UNDO_MOVES
+    board = preset("2x6-stores-hx711")
+    h = hands.start(board, "oware", seed=5)
+    c = h.c
+    while c.game.ply < UNDO_MOVES + 10:
+        h.step()
+    while c.state != "await_lift":
+        h.step()
+    played = c.game.moves_played()
+    undone = 0
+    while True:
+        r = c.command({"type": "undo"}, 0)
+        if r["type"] != "ok":
+            break
+        undone += 1
+    assert r["code"] == "cannot_undo" and r["msg"] == "only the last %d moves can be taken back" % UNDO_MOVES
+    assert UNDO_MOVES <= undone <= UNDO_MOVES + 1
+    assert c.game.moves_played() == played[:len(played) - undone]
+    # The journal (every move, then the undos) gives the same game again.
+    c2 = replay_records(board, c.records)
+    assert c2.game.cells() == c.game.cells() and c2.game.moves_played() == c.game.moves_played()
+    assert c2.game.ply == c.game.ply
+
+
 def test_after_a_power_cut_in_the_middle_of_a_move_the_board_picks_it_up_where_the_hands_are():
     board = preset("2x6-stores-hx711")
     h = hands.start(board, "oware", seed=6)

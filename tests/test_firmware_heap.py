@@ -218,7 +218,7 @@ def test_the_controllers_parts_are_loaded_only_while_they_are_needed(micropython
     assert states == ["await_lift False", "await_lift", "await_lift True", "await_lift False"]
     assert loaded == [["sowlight_fw.ctlmismatch", "sowlight_fw.ctlrare"], [], [], ["sowlight_fw.ctlmismatch"], [], []]
     game = json.loads(printed[-1])
-    assert sorted(set(game) - set(kept)) == ["mancala.variants.oware"]
+    assert sorted(set(game) - set(kept)) == ["mancala.recent", "mancala.variants.oware"]
     # What the mismatch loaded has gone again (its interned names stay: MicroPython never frees those).
     before = live[len(kept) + 3]
     after = live[-1]

@@ -126,3 +126,169 @@ def test_a_moves_undo_record_is_small_on_micropython(micropython):
     moves = int(use.output.split()[-1])
     assert moves == 100
     assert use.retained / moves < 130, "%d bytes kept a move" % (use.retained / moves)
+
+
+# ----- a bounded history (limit_undo): what a board keeps -----------------------------------------
+
+def _random_line(g, seed, plies=150, undo_every=0):
+    """Random moves (play and push in turn), and with undo_every a move taken back and made again
+    now and then (as a board's follower traces one, and as hands take one back)."""
+    rnd = random.Random(seed)
+    for ply in range(plies):
+        if g.is_over():
+            break
+        move = rnd.choice(g.legal_moves())
+        if ply % 2:
+            g.play(move)
+        else:
+            g.push(move)
+        if undo_every and ply % undo_every == 0:
+            g.undo()
+            g.play(move)
+    return g
+
+
+def _summary(g):
+    return (g.moves_played(), g.ply, g.cells(), g.to_move, g.outcome(), mancala.to_text(g),
+            [h[0] for h in g._hist], [h[2] for h in g._hist], g._hist[-1][2] if g.ply else None)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_a_bounded_history_plays_the_same_game(name):
+    for seed in (1, 2):
+        for most in (1, 3):
+            whole = _random_line(mancala.Game(name), seed, undo_every=7)
+            g = mancala.Game(name)
+            g.limit_undo(most)
+            _random_line(g, seed, undo_every=7)
+            assert _summary(g) == _summary(whole), (name, seed, most)
+            assert len(g._hist.recs) <= most + 1
+
+
+@pytest.mark.parametrize("name", ["oware", "ayoayo", "kpo", "dakon", "omweso", "lane", "enkeshui", "kiothi"])
+def test_a_bounded_history_plays_the_same_game_on_the_boards_code_paths(name, board_code_paths):
+    whole = _random_line(mancala.Game(name), 4, undo_every=5)
+    g = mancala.Game(name)
+    g.limit_undo(2)
+    _random_line(g, 4, undo_every=5)
+    assert _summary(g) == _summary(whole)
+
+
+def test_undo_past_the_bound_is_refused_saying_why():
+    g = mancala.Game("oware")
+    g.limit_undo(4)
+    _random_line(g, 3, plies=30)
+    assert g.ply == 30
+    # Moves played and taken back at once (a board's follower tracing them) leave the bound as it was.
+    for m in g.legal_moves():
+        g.play(m)
+        g.undo()
+    for _ in range(4):
+        g.undo()
+    while True:
+        before = (g.cells(), g.to_move, g.ply, g.moves_played())
+        try:
+            g.undo()
+        except mancala.UndoLimitError as e:
+            assert isinstance(e, mancala.IllegalMoveError) and isinstance(e, ValueError)
+            assert str(e) == "only the last 4 moves can be taken back"
+            break
+    assert (g.cells(), g.to_move, g.ply, g.moves_played()) == before    # refused: nothing changed
+    assert 25 <= g.ply <= 26
+    # Play goes on from there, and what was taken back can be taken back again.
+    g.play(g.legal_moves()[0])
+    g.undo()
+    with pytest.raises(ValueError, match="a number of moves"):
+        g.limit_undo(0)
+
+
+def test_a_copy_keeps_the_bound_and_the_moves():
+    g = mancala.Game("oware")
+    g.limit_undo(2)
+    _random_line(g, 5, plies=20)
+    c = g.copy()
+    assert c.moves_played() == g.moves_played() and c.ply == 20
+    c.undo()
+    c.undo()
+    c.undo()
+    with pytest.raises(mancala.UndoLimitError):
+        c.undo()
+    assert g.ply == 20                                 # the copy's undo took nothing from the game
+    assert g.playout(random.Random(1)) == _random_line(mancala.Game("oware"), 5, plies=20).playout(random.Random(1))
+
+
+def _repetition_game(seed_from=0):
+    """Seeds of random Oware games that end by repetition well after their last capture began."""
+    for seed in range(seed_from, seed_from + 200):
+        g = _random_line(mancala.Game("oware"), seed, plies=1000)
+        if g.outcome().reason == "repetition":
+            yield seed, g
+
+
+@pytest.mark.parametrize("board_paths", [False, True])
+def test_the_repetition_rule_is_exact_with_a_bounded_history(board_paths, monkeypatch):
+    if board_paths:
+        monkeypatch.setattr(game_module, "_CPYTHON", False)
+        monkeypatch.setattr(game_module, "_TUPLE_HASH", False)
+    found = 0
+    for seed, whole in _repetition_game():
+        for most in (1, 16):
+            g = mancala.Game("oware")
+            g.limit_undo(most)
+            _random_line(g, seed, plies=1000)
+            assert g.outcome() == whole.outcome() and g.moves_played() == whole.moves_played()
+            # Oware's pits only lose seeds (pits_drain): the keys of positions before the last
+            # capture undo can reach are gone; the rule needs no more.
+            assert len(g._seen) <= len(whole._seen)
+        found += 1
+        if found == 5:
+            break
+    assert found == 5
+
+
+@pytest.mark.parametrize("name", [n for n in VARIANTS if type(mancala.Game(n)).pits_drain])
+def test_a_variant_whose_pits_drain_never_puts_seeds_back_in_them(name):
+    # What pits_drain promises the bounded history: the pits' total never rises in a game.
+    for seed in range(20):
+        g = mancala.Game(name)
+        rnd = random.Random(seed)
+        before = sum(g.pits)
+        while not g.is_over():
+            g.push(rnd.choice(g.legal_moves()))
+            now = sum(g.pits)
+            assert now <= before, (name, seed, g.ply)
+            before = now
+
+
+def test_a_bounded_history_on_micropython(micropython):
+    """The board's game (limit_undo 16): the same game as a whole history, a few KB for all of it."""
+    setup = VM_GAME + "import mancala\n"
+    code = (
+        "def line(most):\n"
+        "    g = mancala.Game('oware')\n"
+        "    if most:\n"
+        "        g.limit_undo(most)\n"
+        "    r = Lcg(3)\n"
+        "    while not g.is_over():\n"
+        "        g.play(r.choice(g.legal_moves()))\n"
+        "    return g\n"
+        "a = line(None)\n"
+        "b = line(2)\n"
+        "print(a.moves_played() == b.moves_played(), a.outcome() == b.outcome(), a.outcome().reason, b.ply,"
+        " len(b._seen) < len(a._seen))\n"
+        "try:\n"
+        "    for _ in range(4):\n"
+        "        b.undo()\n"
+        "except mancala.UndoLimitError as e:\n"
+        "    print(e)\n")
+    out = micropython.run(setup + code, timeout=120).splitlines()
+    assert out[0].split()[:2] == ["True", "True"] and out[0].split()[-1] == "True"
+    assert out[1] == "only the last 2 moves can be taken back"
+    moves = int(out[0].split()[-2])
+    assert moves > 60
+    # As test_a_moves_undo_record_is_small_on_micropython measures it: 115 B a move without the bound.
+    setup += "g = mancala.Game('oware')\ng.limit_undo(16)\nr = Lcg(3)\ng.push(r.choice(g.legal_moves()))\n"
+    play = "n = 0\nwhile n < 100 and not g.is_over():\n    g.push(r.choice(g.legal_moves()))\n    n += 1\nprint(n)\n"
+    use = micropython.heap_used(play, setup=setup)
+    assert use.output.split()[-1] == "100"
+    assert use.retained < 3 * 1024, "a bounded history of 100 moves keeps %d bytes" % use.retained

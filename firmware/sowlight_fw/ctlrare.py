@@ -10,7 +10,7 @@ methods (Controller.press, .command, .new_game ...); state lives on the
 controller only, never here.
 """
 import mancala
-from mancala.errors import RulesError
+from mancala.errors import RulesError, IllegalMoveError
 
 from . import config as _config
 from .controller import (MENU_STATE, SETUP, AWAIT, MOVE, TURN_OVER, PLACING, OVER, ERROR_STATE, SELF_TEST,
@@ -34,6 +34,10 @@ DEFAULTS = {
 }
 
 _MAX_MSG = 160               # error texts on the link are at most this long
+# Moves a game on the board can always take back: the rules core keeps undo records for these
+# only (limit_undo), so the game's history does not grow the heap move after move (the whole game
+# is in the journal).
+UNDO_MOVES = 16
 
 
 def fitting_variants(board, names=None):
@@ -440,9 +444,10 @@ def undo_move(ctl):
     g = ctl.game
     if g is None:
         raise CommandError("no_game", "there is no game to take a move back in")
-    if not g.moves_played():
-        raise CommandError("cannot_undo", "there is no move to take back")
-    g.undo()
+    try:
+        g.undo()
+    except IllegalMoveError as e:     # no move played, or one older than the game keeps (UNDO_MOVES)
+        raise CommandError("cannot_undo", str(e))
     ctl._record({"kind": "undo"})
     ctl.follower.start(g, ctl.gmap)
     ctl._clear_trail()
@@ -581,14 +586,19 @@ def begin(ctl, game):
 
 def make(ctl, variant, options, pos):
     if pos is None:
-        return ctl.factory(variant, **options)
-    if not isinstance(pos, dict):
-        raise CommandError("bad_position", "pos must be an object with pits, stores and to_move")
-    pits = pos.get("pits")
-    stores = pos.get("stores")
-    if stores == []:
-        stores = None
-    return ctl.factory(variant, pits=pits, stores=stores, to_move=pos.get("to_move", 0), **options)
+        g = ctl.factory(variant, **options)
+    else:
+        if not isinstance(pos, dict):
+            raise CommandError("bad_position", "pos must be an object with pits, stores and to_move")
+        pits = pos.get("pits")
+        stores = pos.get("stores")
+        if stores == []:
+            stores = None
+        g = ctl.factory(variant, pits=pits, stores=stores, to_move=pos.get("to_move", 0), **options)
+    limit = getattr(g, "limit_undo", None)
+    if limit is not None:
+        limit(UNDO_MOVES)
+    return g
 
 
 def game_map(ctl, game):

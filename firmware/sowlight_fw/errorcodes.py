@@ -18,7 +18,7 @@ ERRORS = {
     "bad_option": "an option is unknown to the variant or has a value it does not allow",
     "bad_position": "the position cannot be set on this board (wrong pit count, negative seeds...)",
     "no_game": "the command needs a game in progress",
-    "cannot_undo": "there is no move to take back",
+    "cannot_undo": "there is no move to take back (a board takes back its last 16 moves)",
     "out_of_range": "a number is outside the range the command allows",
     "unsupported": "the command is known but this board cannot do it (e.g. no such sensor)",
     # the journal

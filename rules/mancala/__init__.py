@@ -24,6 +24,7 @@ _LAZY = {
     "MoveInProgress": "stepwise",
     "Match": "match",
     "best_move": "search",
+    "UndoLimitError": "errors",
 }
 
 

@@ -23,3 +23,7 @@ class IllegalMoveError(RulesError):
 
 class NotationError(IllegalMoveError):
     """Text that is not a move in the variant's notation."""
+
+
+class UndoLimitError(IllegalMoveError):
+    """Undo further back than the moves a game keeps records for (Mancala.limit_undo)."""

@@ -102,6 +102,7 @@ class Mancala:
     min_seeds = 1             # a pit needs this many seeds to be lifted
     extra_turn_in_store = False   # a move ending in the mover's store gives another move
     end_on_repetition = True  # a position that comes round again ends the game
+    pits_drain = False        # seeds that leave the pits never come back: their total never rises
     options = ()              # (name, default, allowed values) - allowed is a tuple or a range
     has_state = False         # the variant keeps state beyond counts and player to move (_save/_restore)
     pass_when_stuck = False   # a player with no legal move passes; the game ends when nobody can move
@@ -718,6 +719,19 @@ class Mancala:
 
     pop = undo
 
+    def limit_undo(self, most):
+        """Keep the undo records of the last moves only: at least `most` (a board's heap stops
+        growing with the game).  undo() further back raises UndoLimitError; moves_played(),
+        ply and the repetition rule stay exact.  See docs/rules.md, "Undo on a board"."""
+        if not (isinstance(most, int) and most > 0):
+            raise ValueError("limit_undo: a number of moves, 1 or more, not %r" % (most,))
+        h = self._hist
+        if type(h) is list:
+            from .recent import Recent   # (loaded by the games that keep few records only: a board's)
+            h = self._hist = Recent(self, h, [], bytearray(), most)
+        h.most = most
+        h.trim(True)
+
     def moves_played(self):
         """The moves made since the position was set up, oldest first."""
         return [h[0] for h in self._hist]
@@ -741,7 +755,8 @@ class Mancala:
         for name, value in self.__dict__.items():
             setattr(c, name, value)
         c._b = self._b[:]
-        c._hist = list(self._hist)
+        h = self._hist
+        c._hist = list(h) if type(h) is list else h.copy(c)
         c._seen = dict(self._seen)
         c._copy_extra(self)
         return c

@@ -5,6 +5,7 @@ from ..game import Mancala, RELAY_LAST
 class Annana(Mancala):
     id = "annana"
     title = "Annana"
+    pits_drain = True         # seeds leave the pits only for the stores
     relay = RELAY_LAST
     # A four made on the way is taken by the owner of its row the moment it
     # forms, before the next seed (the engine's `fours` part).

@@ -5,6 +5,7 @@ from ..game import Mancala, RELAY_LAST
 class Ayoayo(Mancala):
     id = "ayoayo"
     title = "Ayoayo"
+    pits_drain = True         # seeds leave the pits only for the stores
     skip_origin = True
     relay = RELAY_LAST
 

@@ -18,6 +18,7 @@ _KILL = (2, 3)   # the last hole raised to one of these counts is won
 class Kpo(Mancala):
     id = "kpo"
     title = "Kpo"
+    pits_drain = True         # seeds leave the pits only for the stores
     # seeds=None: four a hole with two players, three with three or four (the source).
     options = (("players", 2, (2, 3, 4)), ("seeds", None, (None,) + tuple(range(1, 13))))
     pass_when_stuck = True          # a player with no seeds is skipped

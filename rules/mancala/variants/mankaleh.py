@@ -8,6 +8,7 @@ _EVEN = (2, 4, 6)
 class Mankaleh(Mancala):
     id = "mankaleh"
     title = "Mankaleh"
+    pits_drain = True         # seeds leave the pits only for the stores
     pits_per_row = 7
     seeds = 7
     relay = RELAY_LAST

@@ -8,6 +8,7 @@ class Oware(Mancala):
     id = "oware"
     title = "Oware"
     skip_origin = True
+    pits_drain = True         # seeds leave the pits only for the stores
     # What happens to a capture that would take every seed the opponent has
     # (the source's main rule, then its two other ways).
     options = (("grand_slam", "no-capture", ("no-capture", "illegal", "sow-again")),)

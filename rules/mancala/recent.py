@@ -1,0 +1,73 @@
+"""The undo records of a game that keeps those of its last moves only (Mancala.limit_undo).
+
+A module of its own: only such a game (a board's) loads it.
+"""
+from .errors import UndoLimitError
+
+
+class Recent:
+    """A game's undo records when it keeps only the last ones (Mancala.limit_undo), in place
+    of the list: its len is every move played, [i] and iteration give every record (only
+    the move and its mover, [0] and [2], of one let go), append and pop as a list's.
+
+    The records of the last most + 1 moves are kept, so that `most` can always be taken
+    back: a move played and taken back at once (a board's follower tracing it) takes
+    nothing from the others.  In a variant whose pits never gain seeds (pits_drain), a
+    record let go with more seeds in the pits than the oldest position undo can reach
+    lets the repetition rule forget every position before that one: none can come back."""
+
+    def __init__(self, game, recs, moves, movers, most):
+        self.g = game
+        self.recs = recs
+        self.moves = moves
+        self.movers = movers
+        self.most = most
+
+    def __len__(self):
+        return len(self.moves) + len(self.recs)
+
+    def __getitem__(self, i):
+        # (Iteration goes through here too, up to the IndexError.)
+        old = len(self.moves)
+        if i < 0:
+            i += old + len(self.recs)
+        if 0 <= i < old:
+            return (self.moves[i], None, self.movers[i], None, None)
+        return self.recs[i - old]
+
+    def append(self, rec):
+        self.recs.append(rec)
+        if len(self.recs) > self.most + 1:
+            self.trim(False)
+
+    def pop(self):
+        if not self.recs:
+            raise UndoLimitError("only the last %d moves can be taken back" % self.most)
+        return self.recs.pop()
+
+    def trim(self, now):
+        # now: the game's position is not the last record's (limit_undo, not append).
+        recs = self.recs
+        g = self.g
+        while len(recs) > self.most + 1:
+            gone = recs.pop(0)
+            self.moves.append(gone[0])
+            self.movers.append(gone[2])
+            a = gone[1]
+            b = recs[0][1]
+            if g.pits_drain and g.end_on_repetition and a is not None and b is not None:
+                x = 0
+                for i in range(g.n_pits):
+                    x += a[i] - b[i]
+                if x > 0:
+                    # The repetition keys left: the position before each move kept, and the
+                    # game's own (in append the last record's; the next one is _after's).
+                    seen = {}
+                    for r in recs:
+                        seen[r[3]] = seen.get(r[3], 0) + 1
+                    if now:
+                        seen[g._key] = seen.get(g._key, 0) + 1
+                    g._seen = seen
+
+    def copy(self, game):
+        return Recent(game, self.recs[:], self.moves[:], self.movers[:], self.most)
