@@ -83,6 +83,23 @@ def test_the_registry_keeps_no_catalog_between_look_ups():
                           2, 6, 0, (2,), "003 OWARE")
 
 
+def test_the_catalogs_descriptions_are_not_kept_on_micropython(micropython):
+    # variant_infos (a board's boot) and a refused name load mancala.infos for the call only.
+    out = micropython.run(
+        "import sys, mancala\n"
+        "n = len(mancala.variant_infos())\n"
+        "try:\n"
+        "    mancala.Game('owarre')\n"
+        "except mancala.UnknownVariantError as e:\n"
+        "    print(e)\n"
+        "print(n, mancala.variant_info('wari')['id'], sorted(m for m in sys.modules if m.startswith('mancala')),"
+        " [k for k in ('infos', 'catalog', 'variant_infos') if k in mancala.__dict__])\n")
+    assert out.splitlines() == [
+        "no variant is called 'owarre'; did you mean oware? (sowlight variants lists them all)",
+        "%d oware ['mancala', 'mancala.errors', 'mancala.game', 'mancala.registry', 'mancala.trace', "
+        "'mancala.variants'] []" % len(mancala.variants())]
+
+
 def test_every_variant_fits_the_boards_heap(micropython):
     # What the board keeps once it imported the core and a variant and set up
     # a game (code compiled from source, as the VM runs it): 40 KB for a board

@@ -48,7 +48,7 @@ CONTROLLER = 15 * 1024
 # Modules a board needs only now and then: never left loaded by boot or by the request that used them.
 NOW_AND_THEN = ("configcheck", "journalread", "badconfig", "startup", "service", "memstorage",
                 "errorcodes", "crcpure", "adafruitleds", "hx711", "gpio", "ctlrare", "ctlmismatch", "ctlplacing",
-                "apprare", "codecmore", "linkrare")
+                "apprare", "codecmore", "linkrare", "infos", "catalog")
 # The firmware's modules in the controller's world (the controller and what it imports are the
 # controller's, the rules core is its own): imported before the firmware's own are measured.
 NOT_OURS = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "mancala.registry",
