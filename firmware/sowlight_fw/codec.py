@@ -180,7 +180,8 @@ def __getattr__(name):
             return codecmore.messages() if name == "MESSAGES" else getattr(codecmore, name)
         finally:
             unload("codecmore")
-    raise AttributeError("module 'sowlight_fw.codec' has no attribute '%s'" % name)
+    from .unload import missing
+    raise missing(__name__, name)
 
 
 def _more(name, *args):
@@ -578,40 +579,54 @@ def parse_line(line, sender=None):
         return BadFrame(MALFORMED, None, "cannot decode the line (%s)" % type(e).__name__)
 
 
+# A line refused by _parse: codecmore.bad_line(k, seq, value) makes its BadFrame (the reason and
+# what is wrong in words, the k-th of its table), loaded for that line only.
+_NOT_A_FRAME = const(0)
+_TOO_SHORT = const(1)
+_NO_CRC_FIELD = const(2)
+_CRC_NOT_HEX = const(3)
+_CRC_MISMATCH = const(4)
+_NO_SEQ = const(5)
+_TYPE_LENGTH = const(6)
+_TYPE_LETTERS = const(7)
+_NO_PAYLOAD = const(8)
+_NOT_JSON = const(9)
+
+
 def _parse(line, sender):
     n = len(line)
     if n == 0 or line[0] != 0x40:  # "@"
-        return BadFrame(NOISE, None, "a line that is not a frame (no '@' at its start)")
+        return _more("bad_line", _NOT_A_FRAME, None, n)
     if n < _MIN_FRAME:
-        return BadFrame(MALFORMED, None, "a line of %d bytes is too short to be a frame" % n)
+        return _more("bad_line", _TOO_SHORT, None, n)
     sp = n - 9
     if line[sp] != 0x20:
-        return BadFrame(MALFORMED, None, "a frame must end with a space and 8 hex digits of CRC-32")
+        return _more("bad_line", _NO_CRC_FIELD, None, n)
     crc = _hex(line, sp + 1, n)
     if crc < 0:
-        return BadFrame(MALFORMED, None, "the CRC-32 field is not 8 hex digits")
+        return _more("bad_line", _CRC_NOT_HEX, None, n)
     if crc32(memoryview(line)[:sp]) != crc:
-        return BadFrame(CHECKSUM, None, "CRC-32 mismatch: the line was damaged on the way")
+        return _more("bad_line", _CRC_MISMATCH, None, n)
     # The checksum is right, so what follows is what the peer meant to send.
     seq = _hex(line, 1, 5) if line[5] == 0x20 else -1
     if seq < 0:
-        return BadFrame(MALFORMED, None, "the frame does not start with '@' and 4 hex digits of seq")
+        return _more("bad_line", _NO_SEQ, None, n)
     tend = line.find(b" ", 6, sp)
     if tend < 0:
         tend = sp
     if not 0 < tend - 6 <= _MAX_TYPE:
-        return BadFrame(MALFORMED, seq, "the message type must be 1-%d characters" % _MAX_TYPE)
+        return _more("bad_line", _TYPE_LENGTH, seq, _MAX_TYPE)
     for i in range(6, tend):
         o = line[i]
         if not (0x61 <= o <= 0x7A or o == 0x5F):
-            return BadFrame(MALFORMED, seq, "the message type may hold only a-z and _")
+            return _more("bad_line", _TYPE_LETTERS, seq, n)
     if tend == sp:
-        return BadFrame(MALFORMED, seq, "the frame has no payload (send {} for an empty one)")
+        return _more("bad_line", _NO_PAYLOAD, seq, n)
     mtype = line[6:tend].decode()
     try:
         payload = json.loads(line[tend + 1:sp])
     except Exception:  # ValueError on both; MicroPython may raise others on odd bytes
-        return BadFrame(MALFORMED, seq, "the payload of '%s' is not valid JSON" % mtype)
+        return _more("bad_line", _NOT_JSON, seq, mtype)
     try:
         validate(mtype, payload, sender)
     except FrameError as e:
@@ -676,14 +691,14 @@ class Decoder:
             elif self._n:
                 total = self._n + (j - i)
                 if total + 1 > limit:
-                    self._bad(out, BadFrame(TOO_LONG, None, "a line of %d bytes (limit %d)" % (total + 1, limit)))
+                    self._bad(out, _more("too_long_line", total + 1, limit))
                 else:
                     self._room(total)
                     self._mv[self._n:total] = memoryview(data)[i:j]
                     self._line(bytes(self._mv[:total]), out)
                 self._n = 0
             elif j - i + 1 > limit:
-                self._bad(out, BadFrame(TOO_LONG, None, "a line of %d bytes (limit %d)" % (j - i + 1, limit)))
+                self._bad(out, _more("too_long_line", j - i + 1, limit))
             elif j > i:
                 self._line(data[i:j], out)
             i = j + 1
@@ -697,7 +712,7 @@ class Decoder:
         if self._n + k + 1 > self.max_frame:  # even with its newline next it would not fit
             self._skip = True
             self._n = 0
-            self._bad(out, BadFrame(TOO_LONG, None, "a line longer than %d bytes" % self.max_frame))
+            self._bad(out, _more("too_long_line", None, self.max_frame))
             return
         self._room(self._n + k)
         self._mv[self._n:self._n + k] = memoryview(data)[i:end]

@@ -8,9 +8,9 @@ and dropped after it (codec._more, codec.__getattr__, unload.py).  The names
 are read through codec (codec.hello, codec.check_hello, codec.fit,
 codec.chunks, codec.MESSAGES); the laptop imports this module once and keeps it.
 """
-from .codec import (FrameError, VersionError, BAD_PAYLOAD, MALFORMED, TOO_LONG, UNKNOWN_TYPE, PROTO_MAJOR,
-                    PROTO_MINOR, BOARD, MAX_FRAME, CHUNK, _TABLE, _KIND_LETTERS, _KIND_BITS, _line, _check_fields,
-                    dumps)
+from .codec import (FrameError, VersionError, BadFrame, BAD_PAYLOAD, CHECKSUM, MALFORMED, NOISE, TOO_LONG,
+                    UNKNOWN_TYPE, PROTO_MAJOR, PROTO_MINOR, BOARD, MAX_FRAME, CHUNK, _TABLE, _KIND_LETTERS, _KIND_BITS,
+                    _line, _check_fields, dumps)
 
 # codec.py's private constants (a const() whose name starts with "_" is no module attribute on
 # MicroPython, so they are repeated here): the depth and type limits, the kinds' bits.
@@ -98,6 +98,36 @@ def _short_repr(v):
 
 
 # ----- what is wrong, in words (each returns the FrameError to raise) --------------------
+
+# ----- a refused line, in words -----------------------------------------------------------------
+# codec._parse's refusals, in the order of its constants (_NOT_A_FRAME ... _NOT_JSON): the reason,
+# and what is wrong (with the value _parse passes, where it says one).
+_BAD_LINES = (
+    (NOISE, "a line that is not a frame (no '@' at its start)"),
+    (MALFORMED, "a line of %d bytes is too short to be a frame"),
+    (MALFORMED, "a frame must end with a space and 8 hex digits of CRC-32"),
+    (MALFORMED, "the CRC-32 field is not 8 hex digits"),
+    (CHECKSUM, "CRC-32 mismatch: the line was damaged on the way"),
+    (MALFORMED, "the frame does not start with '@' and 4 hex digits of seq"),
+    (MALFORMED, "the message type must be 1-%d characters"),
+    (MALFORMED, "the message type may hold only a-z and _"),
+    (MALFORMED, "the frame has no payload (send {} for an empty one)"),
+    (MALFORMED, "the payload of '%s' is not valid JSON"),
+)
+
+
+def bad_line(k, seq, value):
+    """The BadFrame of a line codec._parse refused for the k-th reason of _BAD_LINES."""
+    reason, text = _BAD_LINES[k]
+    return BadFrame(reason, seq, text % value if "%" in text else text)
+
+
+def too_long_line(n, limit):
+    """The BadFrame of a line longer than `limit` bytes (n of them; None: not known yet)."""
+    if n is None:
+        return BadFrame(TOO_LONG, None, "a line longer than %d bytes" % limit)
+    return BadFrame(TOO_LONG, None, "a line of %d bytes (limit %d)" % (n, limit))
+
 
 def unknown_type(mtype):
     return FrameError(UNKNOWN_TYPE, "unknown message type %s; known types: %s" % (

@@ -67,4 +67,5 @@ ROLE_NAMES = ("off", "lift", "lift", "lift", "lift", "hint", "drop", "trail", "r
 def __getattr__(name):
     if name == "PALETTE":
         return tuple(tuple(RGB[i:i + 3]) for i in range(0, len(RGB), 3))
-    raise AttributeError("module 'sowlight_fw.colours' has no attribute '%s'" % name)
+    from .unload import missing
+    raise missing(__name__, name)

@@ -4,7 +4,8 @@ The config (hardware/boards/*.json, copied to the board as /board.json) says
 how many pits the board has, which LED and which sensor belongs to each pit and
 store, which pins everything is on and how bright the LEDs may get.  load()
 reads it and checks it with configcheck.py (the light check a board can
-afford at boot, docs/config.md), which it then unloads: what stays in a
+afford at boot, docs/config.md; load() and fit() are there, read through this
+module), which it then unloads: what stays in a
 board's heap is the checked Board and cell_map(), which the controller uses
 to fit a game onto the board.
 
@@ -15,8 +16,6 @@ are read through this module as before: the laptop's full check
 Cells are numbered in the canonical order of docs/config.md: pits first, then
 the stores (cell pits + p is player p's store).
 """
-import json
-
 from .unload import unload
 
 DEFAULT_PATH = "board.json"
@@ -41,18 +40,6 @@ class Board:
         self.raw = raw
 
 
-def load(path=DEFAULT_PATH):
-    """Read and check the config at `path`; return a Board or raise ConfigError."""
-    try:
-        with open(path) as f:
-            raw = json.load(f)
-    except OSError:
-        raise ConfigError("cannot read the board config %s: copy a preset from hardware/boards/ to the board as %s" % (path, DEFAULT_PATH))
-    except ValueError as e:
-        raise ConfigError("%s is not valid JSON (%s): run `sowlight board config check` on it for the line" % (path, e))
-    return check(raw)
-
-
 def check(raw):
     """Check a decoded config and return a Board, or raise ConfigError."""
     from . import configcheck
@@ -63,8 +50,9 @@ def check(raw):
 
 
 def __getattr__(name):
-    # The check's constants and power model (configcheck.py), for whoever asks: the laptop's
-    # full check, calibration.  Loaded for the question, then dropped again on a board.
+    # load() (a board's boot), fit() and the check's constants and power model (configcheck.py),
+    # for whoever asks: the laptop's full check, calibration.  Loaded for the question (a function
+    # keeps its module while it runs), then dropped again on a board.
     if not name.startswith("_"):
         from . import configcheck
         try:
@@ -72,7 +60,8 @@ def __getattr__(name):
                 return configcheck.__dict__[name]
         finally:
             unload("configcheck")
-    raise AttributeError("module 'sowlight_fw.config' has no attribute '%s'" % name)
+    from .unload import missing
+    raise missing(__name__, name)
 
 
 def cell_map(board, rows, pits_per_row, stores, stores_at_left=False):
@@ -104,10 +93,3 @@ def cell_map(board, rows, pits_per_row, stores, stores_at_left=False):
         cells.append(board.pits + 1)      # player 1's last pit is its store
         return tuple(cells)
     return None
-
-
-def fit(board, rows, pits_per_row, stores):
-    """"exact", "stores-as-pits" or None: how cell_map() fits the game."""
-    if cell_map(board, rows, pits_per_row, stores) is None:
-        return None
-    return "exact" if pits_per_row == board.pits_per_row else "stores-as-pits"

@@ -1,7 +1,7 @@
 """The board config's check at boot: what config.load() runs once, then drops.
 
-config.load() (config.py) reads /board.json and hands it to check() here,
-which returns a config.Board or raises config.ConfigError.  A board needs this
+load() here (config.load) reads /board.json and hands it to check(), which
+returns a config.Board or raises config.ConfigError.  A board needs this
 module only at boot (and when a calibration is saved): config.py imports it
 for that and unloads it after, so its code does not stay in the heap (its
 interned names do).  The laptop reads the power model and the limits below
@@ -20,7 +20,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from .config import Board, ConfigError
+from .config import Board, ConfigError, DEFAULT_PATH, cell_map
 
 FORMAT = const(1)
 MUX_CHANNELS = const(16)
@@ -42,6 +42,26 @@ LED_IDLE_MA = const(1)          # a dark WS2812B still draws about 1 mA
 # Calibration sanity (the laptop warns below these; hardware/bringup.py too).
 MIN_SPAN = const(2000)          # covered - empty, in read_u16 units: less is noise, not seeds
 MIN_COUNTS_PER_SEED = const(50) # HX711 counts one seed must move the reading by
+
+
+def load(path=DEFAULT_PATH):
+    """Read and check the config at `path`; return a Board or raise ConfigError (config.load)."""
+    import json
+    try:
+        with open(path) as f:
+            raw = json.load(f)
+    except OSError:
+        raise ConfigError("cannot read the board config %s: copy a preset from hardware/boards/ to the board as %s" % (path, DEFAULT_PATH))
+    except ValueError as e:
+        raise ConfigError("%s is not valid JSON (%s): run `sowlight board config check` on it for the line" % (path, e))
+    return check(raw)
+
+
+def fit(board, rows, pits_per_row, stores):
+    """"exact", "stores-as-pits" or None: how cell_map() fits the game."""
+    if cell_map(board, rows, pits_per_row, stores) is None:
+        return None
+    return "exact" if pits_per_row == board.pits_per_row else "stores-as-pits"
 
 
 def check(raw):

@@ -82,7 +82,8 @@ def __getattr__(name):
     if name == "DEFAULTS" or name == "fitting_variants":
         from . import ctlrare
         return getattr(ctlrare, name)
-    raise AttributeError("module 'sowlight_fw.controller' has no attribute '%s'" % name)
+    from .unload import missing
+    raise missing(__name__, name)
 
 
 class SettingsError(ValueError):

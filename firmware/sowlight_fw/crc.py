@@ -27,4 +27,5 @@ def __getattr__(name):
     if name == "crc32_pure":
         from .crcpure import crc32_pure
         return crc32_pure
-    raise AttributeError("module 'sowlight_fw.crc' has no attribute '%s'" % name)
+    from .unload import missing
+    raise missing(__name__, name)

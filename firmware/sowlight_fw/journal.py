@@ -62,6 +62,17 @@ SUFFIX = ".jnl"
 RESERVE = const(16384)   # free bytes kept for the game in progress (4 littlefs blocks)
 
 
+# Why a record is refused: journalread.refusal(k, ...) makes the JournalError that says it in
+# words (loaded for it only; none but _FULL and _UNWRITABLE happens on a working board).
+_UNKNOWN_KIND = const(0)
+_TOO_LONG = const(1)
+_MOVE_TOO_LONG = const(2)
+_NO_START = const(3)
+_PLY_GAP = const(4)
+_FULL = const(5)
+_UNWRITABLE = const(6)
+
+
 class JournalError(ValueError):
     """A journal request that cannot be met; `code` is the link protocol's error code."""
 
@@ -81,13 +92,13 @@ def encode(rec):
     """The bytes of a record dict (kind, game, ply and the kind's fields)."""
     kind = _CODES.get(rec.get("kind"))
     if kind is None:
-        raise JournalError("internal", "a journal record of unknown kind %r" % (rec.get("kind"),))
+        raise _reading("refusal", _UNKNOWN_KIND, rec.get("kind"))
     return _frame(kind, rec["game"], rec["ply"], _payload(kind, rec))
 
 
 def _frame(kind, game, ply, payload):
     if len(payload) > MAX_PAYLOAD:
-        raise JournalError("internal", "a journal record of %d bytes is too long (at most %d)" % (len(payload), MAX_PAYLOAD))
+        raise _reading("refusal", _TOO_LONG, len(payload), MAX_PAYLOAD)
     body = struct.pack("<BBHIH", MAGIC, kind, len(payload), game, ply) + payload
     return body + struct.pack("<I", crc32(body) & 0xFFFFFFFF)
 
@@ -116,7 +127,7 @@ def _move_payload(rec):
         flags |= 4
         js = _json(move)
         if len(js) > 255:
-            raise JournalError("internal", "a move too long to journal: %r" % (move,))
+            raise _reading("refusal", _MOVE_TOO_LONG, move)
         mb = bytes((len(js),)) + js
     name = rec.get("name", "").encode()
     out = bytes((rec["player"], flags)) + mb + bytes((len(name),)) + name
@@ -193,11 +204,10 @@ class Journal:
         info = self.games.get(game)
         if info is None:
             if rec["kind"] != "start" or ply != 0:
-                raise JournalError("internal", "game %d has no start record, so it cannot take a %s at ply %d"
-                                   % (game, rec["kind"], ply))
+                raise _reading("refusal", _NO_START, game, rec["kind"], ply)
             info = GameInfo(game)
         elif ply != info.last + 1:
-            raise JournalError("internal", "game %d: ply %d follows ply %d" % (game, ply, info.last))
+            raise _reading("refusal", _PLY_GAP, game, ply, info.last)
         data = encode(rec)
         self._write(file_name(game), data)
         self.games[game] = info
@@ -211,12 +221,11 @@ class Journal:
             self.storage.append(name, data)
         except OSError:
             if not self.reclaim(1 << 30):
-                raise JournalError("storage", "the journal is full and every game on it still waits for the laptop: "
-                                              "connect the board to sync")
+                raise _reading("refusal", _FULL)
             try:
                 self.storage.append(name, data)
             except OSError as e:
-                raise JournalError("storage", "the journal cannot be written (%s)" % (e,))
+                raise _reading("refusal", _UNWRITABLE, e)
 
     def reclaim(self, need):
         """Delete the oldest games the laptop has stored until `need` bytes are free; return them."""
@@ -262,4 +271,5 @@ def __getattr__(name):
     if name == "parse" or name == "decode":
         from . import journalread
         return getattr(journalread, name)
-    raise AttributeError("module 'sowlight_fw.journal' has no attribute '%s'" % name)
+    from .unload import missing
+    raise missing(__name__, name)

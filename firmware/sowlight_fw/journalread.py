@@ -33,6 +33,25 @@ _TAIL = const(4)
 RECORDS_MOST = 50          # records per `records` reply at most (journal_get's default max)
 
 
+# journal.py's refusals, in the order of its constants (_UNKNOWN_KIND ... _UNWRITABLE): the
+# protocol's error code and the words.
+_REFUSALS = (
+    ("internal", "a journal record of unknown kind %r"),
+    ("internal", "a journal record of %d bytes is too long (at most %d)"),
+    ("internal", "a move too long to journal: %r"),
+    ("internal", "game %d has no start record, so it cannot take a %s at ply %d"),
+    ("internal", "game %d: ply %d follows ply %d"),
+    ("storage", "the journal is full and every game on it still waits for the laptop: connect the board to sync"),
+    ("storage", "the journal cannot be written (%s)"),
+)
+
+
+def refusal(k, *args):
+    """The JournalError for journal.py's k-th refusal (_REFUSALS), with its values."""
+    code, text = _REFUSALS[k]
+    return JournalError(code, text % args if args else text)
+
+
 def parse(data, i):
     """The intact record at offset i: (kind, game, ply, payload_start, payload_end, next), or None."""
     n = len(data)

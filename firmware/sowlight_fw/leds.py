@@ -132,4 +132,5 @@ def __getattr__(name):
     if name == "AdafruitDriver":
         from .adafruitleds import AdafruitDriver
         return AdafruitDriver
-    raise AttributeError("module 'sowlight_fw.leds' has no attribute '%s'" % name)
+    from .unload import missing
+    raise missing(__name__, name)

@@ -172,8 +172,7 @@ class BoardLink:
             up = now if self.born is None else ticks_diff(now, self.born)
             self._reply(m.seq, {"type": "pong", "up": up & _UP_MASK})
         elif not self.greeted:
-            self._reply(m.seq, _error("no_hello", "send hello first: the board carries out requests only "
-                                                  "after a hello of link protocol %d" % codec.PROTO_MAJOR))
+            self._rare("no_hello", m.seq)
         else:
             self.requests += 1
             self._reply(m.seq, self._handle(handler, t, p, now), (t, p) if t in REREAD else None)
@@ -187,7 +186,7 @@ class BoardLink:
             self.failures += 1
             return _error("internal", "'%s' failed on the board: %s: %s" % (t, type(e).__name__, e))
         if reply is None:
-            return _error("internal", "the board has no reply for '%s'" % t)
+            return self._rare("no_reply", t)
         return reply
 
     def _refused(self, bad, now):
@@ -199,11 +198,7 @@ class BoardLink:
         mtype = reply.pop("type")
         reply["re"] = seq
         if not self.send(mtype, reply):
-            mtype = "error"
-            reply = _error("internal", "the reply to this request could not be sent (%s)" % self.why)
-            reply.pop("type")
-            reply["re"] = seq
-            self.send(mtype, reply)
+            mtype, reply = self._rare("unsent", seq)
         self.last = (seq, mtype, reply) if request is None else (seq, None, request)
 
     def send(self, mtype, payload):

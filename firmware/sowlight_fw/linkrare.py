@@ -1,5 +1,5 @@
 """What the board's side of the link (link.py) runs rarely: a host's hello, a damaged or
-refused line.  Imported for the call and dropped after it (unload.py): a stock Pico keeps
+refused line, a request before the hello, a reply that could not be sent.  Imported for the call and dropped after it (unload.py): a stock Pico keeps
 the code of every module it imports in its heap.  The functions take the BoardLink first.
 """
 from . import codec
@@ -41,3 +41,22 @@ def refused(link, bad, now):
     mtype, payload = bad.answer()
     if link.send(mtype, payload):
         link.answers += 1
+
+
+def no_hello(link, seq):
+    """A request before a hello of our major version: refused, saying so."""
+    link._reply(seq, _error("no_hello", "send hello first: the board carries out requests only "
+                                        "after a hello of link protocol %d" % codec.PROTO_MAJOR))
+
+
+def no_reply(link, t):
+    return _error("internal", "the board has no reply for '%s'" % t)
+
+
+def unsent(link, seq):
+    """The reply to request `seq` could not be sent: an `internal` error instead; (type, payload) sent."""
+    reply = _error("internal", "the reply to this request could not be sent (%s)" % link.why)
+    reply.pop("type")
+    reply["re"] = seq
+    link.send("error", reply)
+    return "error", reply

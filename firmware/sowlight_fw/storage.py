@@ -71,4 +71,5 @@ def __getattr__(name):
     if name in ("MemoryStorage", "FileStorage", "StorageFileError"):
         from . import memstorage
         return getattr(memstorage, name)
-    raise AttributeError("module 'sowlight_fw.storage' has no attribute '%s'" % name)
+    from .unload import missing
+    raise missing(__name__, name)

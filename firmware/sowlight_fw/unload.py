@@ -25,3 +25,9 @@ def unload(name):
     package = sys.modules.get("sowlight_fw")
     if package is not None and name in package.__dict__:
         delattr(package, name)
+
+
+def missing(module, name):
+    """The AttributeError a module's __getattr__ raises for a name it does not have (the message
+    is Python's own; one copy of it for every module, not one each)."""
+    return AttributeError("module '%s' has no attribute '%s'" % (module, name))

@@ -123,12 +123,14 @@ class Mancala:
         b = [0] * (n + self.players)
         if pits is None:
             if stores is not None:
-                raise PositionError("stores were given without pits: give pits too, or neither")
+                from .reasons import stores_without_pits
+                raise stores_without_pits()
             self._initial(b)
         else:
             self._load(b, pits, stores)
         if not (isinstance(to_move, int) and 0 <= to_move < self.players):
-            raise PositionError("to_move must be a player index from 0 to %d, not %r" % (self.players - 1, to_move))
+            from .reasons import bad_to_move
+            raise bad_to_move(self, to_move)
         self._b = b
         self.to_move = to_move
         self._hist = []
@@ -687,7 +689,8 @@ class Mancala:
 
     def _load_state_fields(self, fields):
         """Set the variant's own state from the position text's key=value fields (strings)."""
-        raise PositionError("%s has no state fields, but %s were given" % (self.title, ", ".join(sorted(fields))))
+        from .reasons import no_state_fields
+        raise no_state_fields(self, fields)
 
     def _save(self):
         """Variant state beyond counts and player to move, to be restored by undo."""
@@ -723,14 +726,8 @@ class Mancala:
         """Keep the undo records of the last moves only: at least `most` (a board's heap stops
         growing with the game).  undo() further back raises UndoLimitError; moves_played(),
         ply and the repetition rule stay exact.  See docs/rules.md, "Undo on a board"."""
-        if not (isinstance(most, int) and most > 0):
-            raise ValueError("limit_undo: a number of moves, 1 or more, not %r" % (most,))
-        h = self._hist
-        if type(h) is list:
-            from .recent import Recent   # (loaded by the games that keep few records only: a board's)
-            h = self._hist = Recent(self, h, [], bytearray(), most)
-        h.most = most
-        h.trim(True)
+        from .recent import limit   # (loaded by the games that keep few records only: a board's)
+        limit(self, most)
 
     def moves_played(self):
         """The moves made since the position was set up, oldest first."""

@@ -6,7 +6,8 @@ use, so that a board playing a game keeps only the rules in memory (some
 5 KB less on MicroPython).  The methods of Mancala and Staged that call these
 functions keep their names and meaning; variants override those methods.
 """
-from .errors import NotationError, PositionError
+from .errors import IllegalMoveError, NotationError, PositionError
+from .trace import HAND, OFF
 
 # Setup-phase move words (mancala.staged): moves are 1- or 2-tuples starting with one of them.
 STAGE_WORDS = ("pass", "race", "done", "lift", "place", "remove")
@@ -28,6 +29,19 @@ def unknown_options(g, options):
     names = ", ".join(o[0] for o in g.options) or "none"
     return PositionError("%s has no option %s (its options: %s)" % (
         g.title, ", ".join(sorted(options)), names))
+
+
+def stores_without_pits():
+    return PositionError("stores were given without pits: give pits too, or neither")
+
+
+def bad_to_move(g, to_move):
+    return PositionError("to_move must be a player index from 0 to %d, not %r" % (g.players - 1, to_move))
+
+
+def no_state_fields(g, fields):
+    """Mancala._load_state_fields of a variant with no state of its own."""
+    return PositionError("%s has no state fields, but %s were given" % (g.title, ", ".join(sorted(fields))))
 
 
 def load_counts(g, b, pits, stores):
@@ -196,3 +210,31 @@ def load_staged_fields(g, fields):
     g._key = g._position_key()
     g._seen[g._key] = 1
     g._after(None)
+
+
+# ----- steps (trace.format_step, stepwise's refusals) -------------------------------------
+
+def format_step(s):
+    """A short readable form of a step: 'lift 5 (6)', 'drop 7', 'take 3 (2) -> 12' (trace.format_step)."""
+    k = s.kind
+    if k == "drop" or k == "skip":
+        return "%s %d" % (k, s.pit)
+    if k == "take":
+        return "take %d (%d) -> %s" % (s.pit, s.count, "hand" if s.to == HAND else "off" if s.to == OFF else str(s.to))
+    if k in ("lift", "relay", "place"):
+        return "%s %d (%d)" % (k, s.pit, s.count)
+    if k == "choice":
+        return "choice %d" % s.pit
+    return k
+
+
+def step_refused(mv, step):
+    """The IllegalMoveError of a step no legal move makes here (MoveInProgress.advance)."""
+    allowed = ", ".join(format_step(s) for s in mv.options()) or "nothing (the move is complete)"
+    return IllegalMoveError("%s is not a step of any legal move here; expected %s" % (format_step(step), allowed))
+
+
+def move_incomplete(mv):
+    """The IllegalMoveError of MoveInProgress.move() before the steps make a whole move."""
+    return IllegalMoveError("the move is not complete: next could be %s" % (
+        ", ".join(format_step(s) for s in mv.options())))

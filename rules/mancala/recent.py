@@ -71,3 +71,14 @@ class Recent:
 
     def copy(self, game):
         return Recent(game, self.recs[:], self.moves[:], self.movers[:], self.most)
+
+
+def limit(game, most):
+    """Mancala.limit_undo(most)."""
+    if not (isinstance(most, int) and most > 0):
+        raise ValueError("limit_undo: a number of moves, 1 or more, not %r" % (most,))
+    h = game._hist
+    if type(h) is list:
+        h = game._hist = Recent(game, h, [], bytearray(), most)
+    h.most = most
+    h.trim(True)

@@ -16,7 +16,6 @@ no variant needs code of its own for this, and the result is exactly what
 play(move) gives.
 """
 from .errors import IllegalMoveError
-from .trace import format_step
 
 
 class MoveInProgress:
@@ -58,8 +57,8 @@ class MoveInProgress:
         i = len(self._seen)
         keep = [(m, s) for m, s in self._candidates if i < len(s) and s[i] == step]
         if not keep:
-            allowed = ", ".join(format_step(s) for s in self.options()) or "nothing (the move is complete)"
-            raise IllegalMoveError("%s is not a step of any legal move here; expected %s" % (format_step(step), allowed))
+            from .reasons import step_refused
+            raise step_refused(self, step)
         self._candidates = keep
         self._seen.append(step)
 
@@ -82,8 +81,8 @@ class MoveInProgress:
         for m, s in self._candidates:
             if len(s) == i:
                 return m
-        raise IllegalMoveError("the move is not complete: next could be %s" % (
-            ", ".join(format_step(s) for s in self.options())))
+        from .reasons import move_incomplete
+        raise move_incomplete(self)
 
     def finish(self):
         """Play the move made (stopping here) on the game; return its Trace."""

@@ -84,14 +84,6 @@ def _decode(v):
 
 
 def format_step(s):
-    """A short readable form of a step: 'lift 5 (6)', 'drop 7', 'take 3 (2) -> 12'."""
-    k = s.kind
-    if k == "drop" or k == "skip":
-        return "%s %d" % (k, s.pit)
-    if k == "take":
-        return "take %d (%d) -> %s" % (s.pit, s.count, "hand" if s.to == HAND else "off" if s.to == OFF else str(s.to))
-    if k in ("lift", "relay", "place"):
-        return "%s %d (%d)" % (k, s.pit, s.count)
-    if k == "choice":
-        return "choice %d" % s.pit
-    return k
+    """A short readable form of a step: 'lift 5 (6)', 'drop 7', 'take 3 (2) -> 12' (reasons.py)."""
+    from .reasons import format_step
+    return format_step(s)
