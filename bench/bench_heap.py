@@ -7,7 +7,9 @@
 
 A stock Pico firmware has no frozen Sowlight code: `sowlight deploy` copies
 .mpy files made by mpy-cross to its filesystem, and importing one puts its
-bytecode, its constants and its interned names in the heap.  So the app is
+bytecode, its constants and its interned names in the heap (its path and
+name among them: the .mpy files are put where deploy puts them, /lib/mancala
+and /sowlight_fw, compiled as deploy compiles them).  So the app is
 measured as a board runs it: every module of the rules core and the firmware
 compiled by mpy-cross and loaded from .mpy files (from source too, a secondary
 figure), booted as main() boots it (app.start(): the config read and checked,
@@ -79,29 +81,34 @@ IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "m
                 "sowlight_fw.app")
 
 # Loading .mpy files: the VM's mounts leave .mpy files out (tests/micropython/runner.mjs: a stale
-# one could shadow the source under test), so they are mounted as *.mpy_ and renamed in the VM,
-# in directories put first on sys.path.
+# one could shadow the source under test), so they are mounted as *.mpy_ and renamed in the VM to
+# where `sowlight deploy` puts them (/lib/mancala, /sowlight_fw: the names a board interns for
+# them are the same), the VM's copy of the source beside each removed (as deploy removes a stale
+# .py: MicroPython imports a .py before an .mpy).
 MPY_SETUP = """
-import os, sys
+import os
 
 
 def _place(src, dst):
-    try:
-        os.mkdir(dst)
-    except OSError:
-        pass
     for entry in os.ilistdir(src):
         s = src + "/" + entry[0]
+        d = dst + "/" + entry[0]
         if entry[1] == 0x4000:
-            _place(s, dst + "/" + entry[0])
+            try:
+                os.mkdir(d)
+            except OSError:
+                pass
+            _place(s, d)
         elif entry[0].endswith(".mpy_"):
-            os.rename(s, dst + "/" + entry[0][:-1])
+            try:
+                os.remove(d[:-5] + ".py")
+            except OSError:
+                pass
+            os.rename(s, d[:-1])
 
 
-_place("/mpy_in/lib", "/mpylib")
-_place("/mpy_in/fw", "/mpyfw")
-sys.path.insert(0, "/mpyfw")
-sys.path.insert(0, "/mpylib")
+_place("/mpy_in/lib", "/lib")
+_place("/mpy_in/fw", "")
 del _place
 """
 
