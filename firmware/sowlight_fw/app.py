@@ -58,14 +58,6 @@ def _asyncio():
     return asyncio
 
 
-async def _sleep(ms):
-    asyncio = _asyncio()
-    if hasattr(asyncio, "sleep_ms"):
-        await asyncio.sleep_ms(ms)
-    else:
-        await asyncio.sleep(ms / 1000)
-
-
 class App:
     """The board's loop.  `link` is a link.BoardLink (None: no host at all).
 
@@ -201,18 +193,10 @@ class App:
                 _asyncio().run(self.service(self.controller.service_request))
             sleep_ms(SCAN_MS)
 
-    async def run(self, loops=None):
+    def run(self, loops=None):
         """The loop as a coroutine, `loops` scans (None: for good): the virtual board runs it
-        beside its own tasks."""
-        if self.controller is None:
-            self.boot()
-        n = 0
-        while loops is None or n < loops:
-            self.step(ticks_ms())
-            if self.controller.service_request:
-                await self.service(self.controller.service_request)
-            n += 1
-            await _sleep(SCAN_MS)
+        beside its own tasks (apprare.run: a board runs loop())."""
+        return self._rare("run", loops)
 
 
 # ----- boot: main.py calls main() ---------------------------------------------------------------

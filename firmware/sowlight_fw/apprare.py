@@ -1,5 +1,5 @@
 """What the board's app (app.py) runs rarely: making the App and booting it, the link's
-requests, the board's hello, a reboot.
+requests, the board's hello, a reboot; and the loop as a coroutine (the virtual board's).
 
 A stock Pico keeps the code of every module it imports in its heap, and the
 app's loop runs for as long as the board does: so what is not the loop is here,
@@ -7,7 +7,7 @@ imported for the call and dropped after it (unload.py).  The functions take
 the App first and are called through its methods.
 """
 from . import codec
-from .app import SW, REPL_FLAG, sleep_ms
+from .app import SW, REPL_FLAG, SCAN_MS, sleep_ms, ticks_ms, _asyncio
 from .controller import Controller
 from .journal import Journal
 from .unload import unload
@@ -126,3 +126,20 @@ def reboot(app, to):
             f.write("1")
     sleep_ms(100)
     app.machine.reset()
+
+
+async def run(app, loops):
+    """App.run: the loop as a coroutine (the module stays while it runs: the coroutine holds it)."""
+    if app.controller is None:
+        app.boot()
+    asyncio = _asyncio()
+    n = 0
+    while loops is None or n < loops:
+        app.step(ticks_ms())
+        if app.controller.service_request:
+            await app.service(app.controller.service_request)
+        n += 1
+        if hasattr(asyncio, "sleep_ms"):
+            await asyncio.sleep_ms(SCAN_MS)
+        else:
+            await asyncio.sleep(SCAN_MS / 1000)

@@ -105,7 +105,10 @@ class VersionError(FrameError):
 # A line is found and read per look-up: one string costs a board's heap a
 # fraction of what a dict of tuples would (the board keeps this module loaded
 # for as long as it runs); `MESSAGES` gives the table as that dict, for the
-# laptop's tests and tools.
+# laptop's tests and tools.  The lines of what only a board sends are in
+# codecmore.py (_BOARD_TABLE), read there when asked for: a board checks what
+# it receives, not what it sends (Encoder(check=False): the laptop checks it
+# on arrival), so it never needs them.
 _TABLE = (
     "\n"
     # both ways
@@ -130,16 +133,7 @@ _TABLE = (
     # 1.1: a button pressed from the host; a virtual board's seeds moved (docs/protocol.md)
     "press host button:=confirm/undo/hint/menu!\n"
     "sim host act:=lift/drop/take/add/remove/press/seeds! cell:i n:u to:i button:=confirm/undo/hint/menu\n"
-    # board -> host: replies and events
-    "ok board re:q!\n"
-    "state board re:Q game:U! variant:S! options:o pos:O! ply:u! phase:s! expect:L hint:b! brightness:u! rx:Q"
-    " lit:l\n"
-    "move board game:u! ply:u! player:u! move:m! name:s trace:L! pos:o\n"
-    "step board game:u! ply:u! ev:=lifted/dropped/mismatch! cell:i! i:u n:u expect:L\n"
-    "leds board lit:l! game:U\n"
-    "journal board re:q! games:l! more:b\n"
-    "records board re:q! game:u! records:l! more:b!\n"
-    "log board level:=debug/info/warn/error! msg:s!\n"
+    # board -> host: codecmore._BOARD_TABLE
 )
 
 _INT = const(1)
@@ -158,13 +152,21 @@ def _line(mtype):
     """The table's line for `mtype` without the type ("<sender> <fields>"), or None."""
     if not _type_ok(mtype):
         return None
-    i = _TABLE.find("\n" + mtype + " ")
+    line = _find(_TABLE, mtype)
+    if line is None:
+        line = _more("board_line", mtype)    # what a board sends (codecmore._BOARD_TABLE), or none
+    return line
+
+
+def _find(table, mtype):
+    """The line of `table` for `mtype` without the type, or None."""
+    i = table.find("\n" + mtype + " ")
     if i < 0:
-        i = _TABLE.find("\n" + mtype + "\n")
+        i = table.find("\n" + mtype + "\n")
         if i < 0:
             return None
     i += len(mtype) + 2
-    return _TABLE[i:_TABLE.find("\n", i)]
+    return table[i:table.find("\n", i)]
 
 
 def __getattr__(name):
@@ -480,15 +482,18 @@ def encode(seq, mtype, payload=None, check=True):
 
 
 class Encoder:
-    """Numbers outgoing frames: one Encoder per direction of a link."""
+    """Numbers outgoing frames: one Encoder per direction of a link.  `check`: each payload is
+    validated first (encode(); a board's link leaves it to the laptop, which checks what it
+    receives: the table's lines of what the board sends are not kept on a board)."""
 
-    def __init__(self, start=0):
+    def __init__(self, start=0, check=True):
         self.seq = (start - 1) % SEQ_MOD  # the seq of the last frame made
+        self.check = check
 
     def frame(self, mtype, payload=None):
         """The next frame; its seq is then in `self.seq` (to match replies' "re")."""
         seq = (self.seq + 1) % SEQ_MOD
-        data = encode(seq, mtype, payload)
+        data = encode(seq, mtype, payload, self.check)
         self.seq = seq  # only a frame that was really made uses up a number
         return data
 

@@ -10,7 +10,7 @@ codec.chunks, codec.MESSAGES); the laptop imports this module once and keeps it.
 """
 from .codec import (FrameError, VersionError, BadFrame, BAD_PAYLOAD, CHECKSUM, MALFORMED, NOISE, TOO_LONG,
                     UNKNOWN_TYPE, PROTO_MAJOR, PROTO_MINOR, BOARD, MAX_FRAME, CHUNK, _TABLE, _KIND_LETTERS, _KIND_BITS,
-                    _line, _check_fields, dumps)
+                    _line, _find, _check_fields, dumps)
 
 # codec.py's private constants (a const() whose name starts with "_" is no module attribute on
 # MicroPython, so they are repeated here): the depth and type limits, the kinds' bits.
@@ -37,20 +37,43 @@ _KIND_NAMES = ((_INT, "an integer"), (_UINT, "an integer >= 0"), (_SEQ, "a seq n
 
 _RE_ROOM = 11  # ',"re":65535': room for the "re" a link adds to a reply
 
+# The message table's lines of what only a board sends (codec._TABLE has the others, and the
+# format): replies and events.  Read through codec._line, on the laptop, which checks what it
+# receives; a board does not check what it sends against the table (codec.Encoder(check=False)).
+_BOARD_TABLE = (
+    "\n"
+    "ok board re:q!\n"
+    "state board re:Q game:U! variant:S! options:o pos:O! ply:u! phase:s! expect:L hint:b! brightness:u! rx:Q"
+    " lit:l\n"
+    "move board game:u! ply:u! player:u! move:m! name:s trace:L! pos:o\n"
+    "step board game:u! ply:u! ev:=lifted/dropped/mismatch! cell:i! i:u n:u expect:L\n"
+    "leds board lit:l! game:U\n"
+    "journal board re:q! games:l! more:b\n"
+    "records board re:q! game:u! records:l! more:b!\n"
+    "log board level:=debug/info/warn/error! msg:s!\n"
+)
+
+
+def board_line(mtype):
+    """codec._line of a type codec._TABLE does not have: its line in _BOARD_TABLE, or None."""
+    return _find(_BOARD_TABLE, mtype)
+
 
 # ----- the message table as data (for the laptop's tests, tools and docs) -----------------
 
 def types():
     """Every message type of the table, in its order."""
     out = []
-    i = 0
-    while True:
-        j = _TABLE.find("\n", i + 1)
-        if j < 0:
-            return out
-        k = _TABLE.find(" ", i + 1, j)
-        out.append(_TABLE[i + 1:k if k >= 0 else j])
-        i = j
+    for table in (_TABLE, _BOARD_TABLE):
+        i = 0
+        while True:
+            j = table.find("\n", i + 1)
+            if j < 0:
+                break
+            k = table.find(" ", i + 1, j)
+            out.append(table[i + 1:k if k >= 0 else j])
+            i = j
+    return out
 
 
 def _fields(spec):
