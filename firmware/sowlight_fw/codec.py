@@ -47,7 +47,6 @@ _MAX_DEPTH = const(16)    # deepest nesting of lists/objects a payload may have
 _MAX_DETAIL = const(160)  # longest error text put into an answer
 _MAX_CACHED = const(16)   # longest string kept in the quoted-string cache
 _CACHE_SIZE = const(96)   # strings kept there at most
-_MAX_ANCHORS = const(8)   # "@"s tried when looking for a frame at the end of a damaged line
 _MIN_FRAME = const(19)    # "@0000 t {} 00000000", the shortest frame, newline excluded
 
 # Why a line was refused (keys of Decoder.errors).
@@ -302,31 +301,11 @@ def validate(mtype, payload, sender=None):
 # tuples, str, int, bool and None.  Floats are refused: a board may have
 # 32-bit floats and their text differs between ports.
 
-_ESCAPES = {0x22: '\\"', 0x5C: "\\\\", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f"}
-
 try:
     "".isascii  # CPython 3.7+: two C calls tell whether a string needs escaping
     _FAST = True
 except AttributeError:  # MicroPython
     _FAST = False
-
-
-def _escaped(s):
-    """The JSON text of a str that needs escaping (or may: see _is_plain)."""
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if 0x20 <= o <= 0x7E and o != 0x22 and o != 0x5C:
-            out.append(ch)
-        elif o in _ESCAPES:
-            out.append(_ESCAPES[o])
-        elif o < 0x10000:
-            out.append("\\u%04x" % o)
-        else:  # outside the BMP: a UTF-16 surrogate pair, as JSON wants
-            o -= 0x10000
-            out.append("\\u%04x\\u%04x" % (0xD800 | (o >> 10), 0xDC00 | (o & 0x3FF)))
-    out.append('"')
-    return "".join(out)
 
 
 # Short strings already seen to need no escaping: keys and words come back in every frame.
@@ -362,7 +341,7 @@ def _put(s, out):
         out.append(s)
         out.append('"')
     else:
-        out.append(_escaped(s))
+        out.append(_more("escaped", s))      # (a quote, a backslash, a control or non-ASCII character)
 
 
 def _write(v, out, depth):
@@ -746,22 +725,8 @@ class Decoder:
                 return
         item = parse_line(line, self.sender)
         if type(item) is BadFrame and item.seq is None:
-            # A damaged line may end with a whole frame: the rest of a line cut
-            # off by a link drop, or two frames joined by a lost newline.
-            # Look for it at the next few "@"s so that it is not lost too.
-            k = 0
-            for _ in range(_MAX_ANCHORS):
-                k = line.find(b"@", k + 1)
-                if k < 0 or len(line) - k < _MIN_FRAME:
-                    break
-                if line[k + 5] != 0x20:
-                    continue
-                rest = parse_line(line[k:], self.sender)
-                if type(rest) is Message or rest.seq is not None:
-                    # What comes before it is its own line (maybe a whole frame too).
-                    self._emit(parse_line(line[:k], self.sender), out)
-                    item = rest
-                    break
+            # A damaged line may end with a whole frame: codecmore.salvage looks for it.
+            item = _more("salvage", self, line, item, out)
         self._emit(item, out)
 
     def _emit(self, item, out):

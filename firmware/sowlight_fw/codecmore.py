@@ -8,9 +8,9 @@ and dropped after it (codec._more, codec.__getattr__, unload.py).  The names
 are read through codec (codec.hello, codec.check_hello, codec.fit,
 codec.chunks, codec.MESSAGES); the laptop imports this module once and keeps it.
 """
-from .codec import (FrameError, VersionError, BadFrame, BAD_PAYLOAD, CHECKSUM, MALFORMED, NOISE, TOO_LONG,
-                    UNKNOWN_TYPE, PROTO_MAJOR, PROTO_MINOR, BOARD, MAX_FRAME, CHUNK, _TABLE, _KIND_LETTERS, _KIND_BITS,
-                    _line, _find, _check_fields, dumps)
+from .codec import (FrameError, VersionError, BadFrame, Message, BAD_PAYLOAD, CHECKSUM, MALFORMED, NOISE,
+                    TOO_LONG, UNKNOWN_TYPE, PROTO_MAJOR, PROTO_MINOR, BOARD, MAX_FRAME, CHUNK, _TABLE, _KIND_LETTERS,
+                    _KIND_BITS, _line, _find, _check_fields, dumps, parse_line)
 
 # codec.py's private constants (a const() whose name starts with "_" is no module attribute on
 # MicroPython, so they are repeated here): the depth and type limits, the kinds' bits.
@@ -36,6 +36,8 @@ _KIND_NAMES = ((_INT, "an integer"), (_UINT, "an integer >= 0"), (_SEQ, "a seq n
                (_OBJ, "an object"), (_NULL, "null"))
 
 _RE_ROOM = 11  # ',"re":65535': room for the "re" a link adds to a reply
+_MAX_ANCHORS = 8   # "@"s tried when looking for a frame at the end of a damaged line
+_MIN_FRAME = 19    # "@0000 t {} 00000000", the shortest frame, newline excluded
 
 # The message table's lines of what only a board sends (codec._TABLE has the others, and the
 # format): replies and events.  Read through codec._line, on the laptop, which checks what it
@@ -122,6 +124,29 @@ def _short_repr(v):
 
 # ----- what is wrong, in words (each returns the FrameError to raise) --------------------
 
+# ----- JSON text of a string that needs escaping (codec._put) -----------------------------------
+
+_ESCAPES = {0x22: '\\"', 0x5C: "\\\\", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f"}
+
+
+def escaped(s):
+    """The JSON text of a str that needs escaping (or may: see _is_plain)."""
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if 0x20 <= o <= 0x7E and o != 0x22 and o != 0x5C:
+            out.append(ch)
+        elif o in _ESCAPES:
+            out.append(_ESCAPES[o])
+        elif o < 0x10000:
+            out.append("\\u%04x" % o)
+        else:  # outside the BMP: a UTF-16 surrogate pair, as JSON wants
+            o -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 | (o >> 10), 0xDC00 | (o & 0x3FF)))
+    out.append('"')
+    return "".join(out)
+
+
 # ----- a refused line, in words -----------------------------------------------------------------
 # codec._parse's refusals, in the order of its constants (_NOT_A_FRAME ... _NOT_JSON): the reason,
 # and what is wrong (with the value _parse passes, where it says one).
@@ -137,6 +162,25 @@ _BAD_LINES = (
     (MALFORMED, "the frame has no payload (send {} for an empty one)"),
     (MALFORMED, "the payload of '%s' is not valid JSON"),
 )
+
+
+def salvage(decoder, line, item, out):
+    """A damaged line (codec.Decoder._line: `item`, its BadFrame, has no seq) may end with a
+    whole frame: the rest of a line cut off by a link drop, or two frames joined by a lost
+    newline.  Look for it at the next few "@"s so that it is not lost too; what comes before it
+    is its own line (maybe a whole frame too) and goes to `out`.  Returns what is left to emit."""
+    k = 0
+    for _ in range(_MAX_ANCHORS):
+        k = line.find(b"@", k + 1)
+        if k < 0 or len(line) - k < _MIN_FRAME:
+            break
+        if line[k + 5] != 0x20:
+            continue
+        rest = parse_line(line[k:], decoder.sender)
+        if type(rest) is Message or rest.seq is not None:
+            decoder._emit(parse_line(line[:k], decoder.sender), out)
+            return rest
+    return item
 
 
 def bad_line(k, seq, value):
