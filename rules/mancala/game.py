@@ -70,6 +70,15 @@ def _counts_before(b):
         return b[:]
 
 
+def _undo_counts(g):
+    """The counts the undo record of a move from this position keeps on MicroPython: none when
+    the repetition key is those counts and the player (bytes: a plain key, the rule on), which
+    the record keeps anyway (undo reads the counts there); else _counts_before()."""
+    if g._plain_key and g.end_on_repetition and not _TUPLE_HASH:
+        return None
+    return _counts_before(g._b)
+
+
 class Outcome:
     """How a finished game ended: winner (player index, None for a draw), scores, reason."""
 
@@ -581,7 +590,7 @@ class Mancala:
         if not self.is_legal(move):
             raise IllegalMoveError(self._why_illegal(move))
         tr = Trace()
-        self._hist.append((move, tuple(self._b) if _CPYTHON else _counts_before(self._b), self.to_move, self._key,
+        self._hist.append((move, tuple(self._b) if _CPYTHON else _undo_counts(self), self.to_move, self._key,
                            self._save() if self.has_state else None))
         self._legal = None
         self._move(move, tr)
@@ -592,7 +601,7 @@ class Mancala:
         """Make a move known to be legal (from legal_moves()), without checking it or tracing it."""
         # The undo record (as in play): the move, the counts before it, the
         # player to move, the repetition key, the variant's own state.
-        self._hist.append((move, tuple(self._b) if _CPYTHON else _counts_before(self._b), self.to_move, self._key,
+        self._hist.append((move, tuple(self._b) if _CPYTHON else _undo_counts(self), self.to_move, self._key,
                            self._save() if self.has_state else None))
         self._legal = None
         self._move(move, None)
@@ -704,7 +713,10 @@ class Mancala:
         if not self._hist:
             raise IllegalMoveError("there is no move to take back")
         move, b, to_move, key, saved = self._hist.pop()
-        if type(b) is bytes:
+        if b is None:
+            b = list(key)   # (the counts, then the player: _undo_counts)
+            b.pop()
+        elif type(b) is bytes:
             b = list(b)   # MicroPython assigns a slice from a list or tuple only
         k = self._seen.get(self._key, 0) - 1
         if k > 0:

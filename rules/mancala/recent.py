@@ -54,7 +54,11 @@ class Recent:
             self.moves.append(gone[0])
             self.movers.append(gone[2])
             a = gone[1]
+            if a is None:
+                a = gone[3]       # (the counts are the key's: game._undo_counts)
             b = recs[0][1]
+            if b is None:
+                b = recs[0][3]
             if g.pits_drain and g.end_on_repetition and a is not None and b is not None:
                 x = 0
                 for i in range(g.n_pits):
