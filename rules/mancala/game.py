@@ -23,7 +23,7 @@ except ImportError:  # CPython
 # Monte-Carlo hints: by the same steps as push() without the undo records, or
 # for Oware and Kalah on a packed board (mancala.packed), the same game.  A
 # comment, not docstring text: the test VM keeps module docstrings in its heap.)
-from .errors import IllegalMoveError, PositionError
+from .errors import IllegalMoveError
 from .trace import Trace, LIFT, RELAY, TAKE, EXTRA, PASS, END, DROP_CODE
 
 # How a move goes on when its last seed lands in an occupied pit.
