@@ -26,6 +26,7 @@ package("sowlight_fw", files=[
     "ctlmismatch.py",
     "ctlplacing.py",
     "ctlrare.py",
+    "ctlstate.py",
     "display.py",
     "errorcodes.py",
     "follow.py",

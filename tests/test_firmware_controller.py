@@ -78,6 +78,43 @@ def replay_records(board, records):
 # ----- whole games -----------------------------------------------------------------
 
 @pytest.mark.parametrize("kind", sorted(BOARDS))
+def test_a_game_played_scan_by_scan_never_loads_the_rare_part(kind, monkeypatch):
+    # A board loads ctlrare.py (buttons, requests, new games: some 10 KB of .mpy) for a call and
+    # drops it, which takes an RP2040 some 25 ms: more than a scan may.  A game's own scans, its
+    # set-up's end and its end included, load only the small ctlstate.py (the state message).
+    from sowlight_fw.controller import Controller
+    loads = []
+    scanning = []
+    real_rare, real_state, real_feed = Controller._rare, Controller._state, Controller.feed_observation
+
+    def rare(self):
+        if scanning:
+            loads.append("rare")
+        return real_rare(self)
+
+    def state(self):
+        if scanning:
+            loads.append("state")
+        return real_state(self)
+
+    def feed(self, values, now):
+        scanning.append(1)
+        try:
+            return real_feed(self, values, now)
+        finally:
+            scanning.pop()
+
+    monkeypatch.setattr(Controller, "_rare", rare)
+    monkeypatch.setattr(Controller, "_state", state)
+    monkeypatch.setattr(Controller, "feed_observation", feed)
+    h = hands.start(BOARDS[kind](), "oware", seed=1)       # the set-up to its end (load cells: by a scan)
+    h.play(5000)
+    assert h.c.state == "over"
+    assert "state" in loads                 # the game's end, seen by a scan, told the link
+    assert "rare" not in loads, loads.count("rare")
+
+
+@pytest.mark.parametrize("kind", sorted(BOARDS))
 @pytest.mark.parametrize("variant,seed", [("oware", 1), ("oware", 2), ("kalah", 3)])
 def test_hands_that_follow_the_leds_play_a_whole_game(kind, variant, seed):
     board = BOARDS[kind]()

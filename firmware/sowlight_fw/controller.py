@@ -72,6 +72,7 @@ SERVICE_ITEMS = ("self_test", "calibrate")
 _RARE = const(1)
 _MISMATCH = const(2)
 _PLACING = const(4)
+_STATE = const(8)
 
 _MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (the frame limit is 4 KB)
 _STEPS_A_SCAN = 24           # trace steps an idle scan writes out for a `move` message
@@ -183,7 +184,7 @@ class _LedsMessage:
 
 class Controller:
     def __init__(self, board, game_factory=None, clock=None, settings=None, variants=None, next_game=1, now_ms=0):
-        self._parts = 0                     # the parts loaded (_RARE, _MISMATCH, _PLACING): see drop_parts
+        self._parts = 0                     # the parts loaded (_RARE, _STATE, _MISMATCH, _PLACING): see drop_parts
         self._rare().init(self, board, game_factory, clock, settings, variants, next_game, now_ms)
 
     # ================================================================ inputs
@@ -283,6 +284,13 @@ class Controller:
         from . import ctlrare
         return ctlrare
 
+    def _state(self):
+        """ctlstate.py: play begun after the set-up, the `state` message, the hint search (a
+        game's start and end are scans: this part is small)."""
+        self._parts |= _STATE
+        from . import ctlstate
+        return ctlstate
+
     def _mismatch(self):
         """ctlmismatch.py: a mismatch flagged and explained, the set-up's check and lights, the
         sensors trusted (noisy and overruled ones)."""
@@ -308,6 +316,8 @@ class Controller:
         self._parts = keep
         if gone & _RARE:
             unload("ctlrare")
+        if gone & _STATE:
+            unload("ctlstate")
         if gone & _MISMATCH:
             unload("ctlmismatch")
         if gone & _PLACING:
@@ -316,8 +326,8 @@ class Controller:
     # ================================================================ messages
 
     def state_message(self):
-        """The `state` message: what the board is doing (ctlrare.state_message)."""
-        return self._rare().state_message(self)
+        """The `state` message: what the board is doing (ctlstate.state_message)."""
+        return self._state().state_message(self)
 
     def lit(self):
         """The cells lit and their roles, as the `leds` message says them."""
@@ -622,10 +632,10 @@ class Controller:
     # ================================================================ internals: hints
 
     def _update_hint(self):
-        """A new hint search, when hints are shown (ctlrare.update_hint)."""
+        """A new hint search, when hints are shown (ctlstate.update_hint)."""
         self._hint_due = False
         if self.hints and self.game is not None:
-            self._rare().update_hint(self)
+            self._state().update_hint(self)
 
     def _hint_cell(self):
         m = self.hint_move

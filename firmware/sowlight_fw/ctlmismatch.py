@@ -93,13 +93,13 @@ def setup_wrong(ctl):
 def setup_check(ctl):
     # Load cells see every seed: the game starts by itself once the board is right.
     if ctl.counting and not setup_wrong(ctl):
-        ctl._rare().start_play(ctl)
+        ctl._state().start_play(ctl)
     elif ctl._resumed_setup:
         # Back from a reset before the first move was journalled: the first move
         # may be under way already (a full board that is being set up never is).
         depth, steps, _ = ctl.follower.lookahead(ctl.observer.stable, ctl.settings["lookahead"])
         if depth:
-            ctl._rare().start_play(ctl)
+            ctl._state().start_play(ctl)
 
 
 # ----- the lights (display.show calls these)

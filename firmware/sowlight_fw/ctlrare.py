@@ -159,7 +159,7 @@ def press(ctl, button, now_ms):
     elif st == SETUP:
         if button == "confirm":
             ctl._mismatch().overrule(ctl, ctl._mismatch().setup_wrong(ctl))
-            start_play(ctl)
+            ctl._state().start_play(ctl)
         elif button == "hint":
             ctl.hints = not ctl.hints
     elif st in _PLAY:
@@ -185,7 +185,7 @@ def press(ctl, button, now_ms):
             if m["type"] == "state":
                 break
         else:
-            ctl._send(state_message(ctl))
+            ctl._send(ctl.state_message())
     ctl._refresh()
     ctl.render(now_ms)
 
@@ -203,7 +203,7 @@ def command(ctl, msg, now_ms=None):
     t = msg.get("type")
     try:
         if t == "get_state":
-            return state_message(ctl)
+            return ctl.state_message()
         if t == "new_game":
             variant = msg.get("variant")
             options = msg.get("options") or {}
@@ -254,7 +254,7 @@ def command(ctl, msg, now_ms=None):
     ctl._refresh()
     ctl.render(now_ms)
     if t in ("new_game", "set_pos", "undo"):
-        ctl._send(state_message(ctl))
+        ctl._send(ctl.state_message())
     return reply
 
 
@@ -620,15 +620,6 @@ def game_map(ctl, game):
     return tuple(gmap)
 
 
-def start_play(ctl):
-    ctl._resumed_setup = False
-    ctl.state = ctl._await_state()
-    ctl._log("info", "set-up complete: player %d to move" % ctl.game.to_move)
-    ctl._send(state_message(ctl))
-    ctl._update_hint()
-    ctl._dirty = True          # the board is looked at in the next scan (a move may be under way)
-
-
 def end_abandoned(ctl):
     g = ctl.game
     if g is not None and not g.is_over():
@@ -650,44 +641,3 @@ def error(ctl, code, text):
     if len(text) > _MAX_MSG:
         text = text[:_MAX_MSG - 3] + "..."
     return {"type": "error", "code": code, "msg": text}
-
-
-# ----- the `state` message and the hint (a button, a request, a game's start or end, a mismatch)
-
-def state_message(ctl):
-    """Controller.state_message."""
-    g = ctl.game
-    f = ctl.follower
-    expect = None
-    if g is not None and ctl.state in (MOVE, TURN_OVER) or ctl.mismatch:
-        nxt = ctl._next_step()
-        if nxt is not None:
-            expect = [nxt.kind, nxt.pit, nxt.count, nxt.to]
-    phase = "mismatch" if ctl.mismatch else ctl.state
-    if phase == MENU_STATE and g is None:
-        phase = "idle"
-    if phase == MOVE and f.mv is not None and ctl._choice_here():
-        phase = "choice"
-    msg = {"type": "state", "game": ctl.game_no if g is not None else None,
-           "variant": ctl.variant if g is not None else None,
-           "pos": ctl._pos(g) if g is not None else None, "ply": ctl.ply if ctl.ply >= 0 else 0,
-           "phase": phase, "expect": expect, "hint": ctl.hints, "brightness": ctl.brightness}
-    if g is not None:
-        msg["options"] = ctl.options
-    return msg
-
-
-def update_hint(ctl):
-    """The hint search (Controller._update_hint, when hints are shown)."""
-    g = ctl.game
-    if not ctl.hints or g is None or g.is_over() or ctl.state not in (AWAIT, TURN_OVER):
-        return
-    key = (ctl.game_no, ctl.ply)
-    if key == ctl._hint_key:
-        return
-    from mancala.search import best_move
-    s = ctl.settings
-    r = best_move(g, depth=s["hint_depth"], max_nodes=s["hint_nodes"], time_ms=s["hint_ms"])
-    ctl._hint_key = key
-    ctl.hint_move = r.best
-    ctl.hint_result = r
