@@ -543,6 +543,7 @@ def test_a_free_placing_stage_is_guided_by_the_leds_and_journalled_on_load_cells
     assert all(view[cell][0] == C.OFF for cell in range(board.cells) if view[cell][0] != C.NEED)
     h.play(20000)
     assert c.state == "over" and h.seeds.counts == hands.expected_counts(c)
+    h.wait(500)       # idle scans: the link's last messages (the game's end is a scan's work)
     moves = [r for r in c.records if r["kind"] == "move"]
     places = [r["move"] for r in moves if isinstance(r["move"], list) and r["move"][0] == "place"]
     assert sum(m[2] for m in places) == g0.outside()            # every seed went out by a placement
@@ -703,7 +704,8 @@ def test_after_a_move_the_hint_is_searched_while_the_board_is_idle():
     board = preset("2x6-stores-hx711")
     h = hands.start(board, "kalah", settings={"hints": True, "hint_depth": 3})
     c = h.c
-    assert c.hint_move is not None                # searched as the game starts
+    h.wait(200)
+    assert c.hint_move is not None                # searched as the game starts, while the board is idle
     h.patience_ms = 0
     h.action_ms = 0
     h.lift(0)

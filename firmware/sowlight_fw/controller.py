@@ -182,6 +182,15 @@ class _LedsMessage:
         return True
 
 
+class _StateMessage:
+    """The `state` message, made from what the board is doing when it is sent: a game's start
+    and end are scans, and making it (ctlstate.py loaded for it) would make them long ones."""
+
+    def work(self, ctl, most):
+        ctl.outbox.append(ctl.state_message())
+        return True
+
+
 class Controller:
     def __init__(self, board, game_factory=None, clock=None, settings=None, variants=None, next_game=1, now_ms=0):
         self._parts = 0                     # the parts loaded (_RARE, _STATE, _MISMATCH, _PLACING): see drop_parts
@@ -568,7 +577,7 @@ class Controller:
             o = g.outcome()
             self._record({"kind": "end", "winner": o.winner, "scores": list(o.scores), "reason": o.reason})
             self.state = OVER
-            self._send(self.state_message())
+            self._state_later()
         else:
             self.state = TURN_OVER if trail is not None else self._await_state()
             self._hint_due = self.hints      # searched while the board is idle, not in this step
@@ -692,6 +701,10 @@ class Controller:
         if self._later:
             self._flush_later()
         self.outbox.append(msg)
+
+    def _state_later(self):
+        """Queue the `state` message, made in an idle scan (after the messages before it)."""
+        self._later.append(_StateMessage())
 
     def _flush_later(self):
         later = self._later

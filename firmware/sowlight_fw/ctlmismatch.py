@@ -93,13 +93,13 @@ def setup_wrong(ctl):
 def setup_check(ctl):
     # Load cells see every seed: the game starts by itself once the board is right.
     if ctl.counting and not setup_wrong(ctl):
-        ctl._state().start_play(ctl)
+        start_play(ctl)
     elif ctl._resumed_setup:
         # Back from a reset before the first move was journalled: the first move
         # may be under way already (a full board that is being set up never is).
         depth, steps, _ = ctl.follower.lookahead(ctl.observer.stable, ctl.settings["lookahead"])
         if depth:
-            ctl._state().start_play(ctl)
+            start_play(ctl)
 
 
 # ----- the lights (display.show calls these)
@@ -151,3 +151,14 @@ def show_wrong(ctl):
         R[c] = NEED if more else REMOVE
         ctl.alt[c] = ERROR
         ctl.cnt[c] = 0
+
+
+def start_play(ctl):
+    """The set-up is complete: the first move is awaited (the `state` message made in an idle
+    scan: this is a scan's work)."""
+    ctl._resumed_setup = False
+    ctl.state = ctl._await_state()
+    ctl._log("info", "set-up complete: player %d to move" % ctl.game.to_move)
+    ctl._state_later()
+    ctl._hint_due = ctl.hints    # searched while the board is idle, not in this step
+    ctl._dirty = True            # the board is looked at in the next scan (a move may be under way)

@@ -14,7 +14,7 @@ from mancala.errors import RulesError, IllegalMoveError
 
 from . import config as _config
 from .controller import (MENU_STATE, SETUP, AWAIT, MOVE, TURN_OVER, PLACING, OVER, ERROR_STATE, SELF_TEST,
-                         CALIBRATING, _PLAY, BUTTONS, SERVICE_ITEMS, CommandError, SettingsError)
+                         CALIBRATING, _PLAY, BUTTONS, SERVICE_ITEMS, CommandError, SettingsError, _StateMessage)
 from .follow import Follower, placing
 from .observe import Observer
 
@@ -159,7 +159,7 @@ def press(ctl, button, now_ms):
     elif st == SETUP:
         if button == "confirm":
             ctl._mismatch().overrule(ctl, ctl._mismatch().setup_wrong(ctl))
-            ctl._state().start_play(ctl)
+            ctl._mismatch().start_play(ctl)
         elif button == "hint":
             ctl.hints = not ctl.hints
     elif st in _PLAY:
@@ -185,7 +185,11 @@ def press(ctl, button, now_ms):
             if m["type"] == "state":
                 break
         else:
-            ctl._send(ctl.state_message())
+            for job in ctl._later:
+                if isinstance(job, _StateMessage):
+                    break           # (one is queued: made when its turn comes, from the state then)
+            else:
+                ctl._send(ctl.state_message())
     ctl._refresh()
     ctl.render(now_ms)
 

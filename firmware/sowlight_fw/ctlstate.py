@@ -9,16 +9,6 @@ next scan (Controller.drop_parts); its functions take the controller first and k
 from .controller import MENU_STATE, AWAIT, MOVE, TURN_OVER
 
 
-def start_play(ctl):
-    """The set-up is complete: the first move is awaited."""
-    ctl._resumed_setup = False
-    ctl.state = ctl._await_state()
-    ctl._log("info", "set-up complete: player %d to move" % ctl.game.to_move)
-    ctl._send(state_message(ctl))
-    ctl._update_hint()
-    ctl._dirty = True          # the board is looked at in the next scan (a move may be under way)
-
-
 def state_message(ctl):
     """Controller.state_message."""
     g = ctl.game
