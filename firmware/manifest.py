@@ -23,6 +23,7 @@ package("sowlight_fw", files=[
     "controller.py",
     "crc.py",
     "crcpure.py",
+    "ctlexplain.py",
     "ctlmismatch.py",
     "ctlplacing.py",
     "ctlrare.py",
