@@ -31,6 +31,7 @@ package("sowlight_fw", files=[
     "display.py",
     "errorcodes.py",
     "follow.py",
+    "followwalk.py",
     "gpio.py",
     "hx711.py",
     "journal.py",

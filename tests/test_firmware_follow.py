@@ -14,7 +14,7 @@ import pytest
 import mancala
 from mancala.trace import Step
 from sowlight_fw import config
-from sowlight_fw.follow import Follower, _Move, _lifts, _pit_of, placing
+from sowlight_fw.follow import Follower, _lifts, _pit_of, new_move, placing
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,7 +111,7 @@ def test_a_pits_traces_are_those_of_its_legal_moves_and_the_game_is_left_as_it_w
         pits, moves = _lifts(g)
         before = (mancala.to_text(g), g.ply, g.to_move, list(g.cells()))
         for p in pits:
-            mv = _Move(g, pits, moves)
+            mv = new_move(g, pits, moves)
             mv.build_pit(p)
             mv.reach(1 << 30)               # (the Omweso family: its traces walked to their ends)
             expect = [(m, list(g.copy().play(m))) for m in g.legal_moves() if _pit_of(m) == p]
@@ -196,7 +196,7 @@ def test_a_whole_four_row_game_is_played_by_the_hands(variant, kind):
 
 VM_CHECK = """
 import json, mancala
-from sowlight_fw.follow import _lifts, _pit_of, _Move
+from sowlight_fw.follow import _lifts, _pit_of, new_move
 out = []
 for variant, moves in json.loads(%r):
     g = mancala.Game(variant)
@@ -206,7 +206,7 @@ for variant, moves in json.loads(%r):
     pits, listed = _lifts(g)
     per_pit = [[p, [list(m) if isinstance(m, tuple) else m for m in g.moves_from(p)]] for p in pits]
     untouched = g._legal is None
-    mv = _Move(g, pits, listed)
+    mv = new_move(g, pits, listed)
     mv.build_pit(pits[0])
     mv.reach(1 << 30)
     traced = [[list(m) if isinstance(m, tuple) else m, [list(s) for s in st]] for m, st in mv.paths()]

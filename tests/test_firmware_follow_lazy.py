@@ -1,4 +1,4 @@
-"""Following an Omweso-family turn a piece at a time (firmware/sowlight_fw/follow.py, _Move's
+"""Following an Omweso-family turn a piece at a time (firmware/sowlight_fw/followwalk.py, WalkingMove's
 open traces, and Omweso.walk in the rules core): one pit's moves are never all traced at
 once (in Kombe a pit can have a dozen moves, each up to hundreds of steps: some 150 ms on an
 RP2040, where a controller step should take 10 ms); a trace is walked as far as the hands
@@ -18,7 +18,8 @@ import mancala
 from mancala.trace import Trace
 from mancala.variants.omweso import Omweso
 from sowlight_fw import config
-from sowlight_fw.follow import Follower, _CHUNK, _Move, _lifts, _pit_of
+from sowlight_fw.follow import Follower, _lifts, _pit_of, new_move
+from sowlight_fw.followwalk import _CHUNK
 
 ROOT = Path(__file__).resolve().parent.parent
 hands = load_fake("hands")
@@ -272,7 +273,7 @@ def test_the_traces_a_follower_walks_are_those_of_the_moves(variant):
             continue
         pits, _ = _lifts(g)
         for p in pits:
-            mv = _Move(g, pits, None)
+            mv = new_move(g, pits, None)
             mv.build_pit(p)
             mv.forget_rest()                # (the hands lifted p)
             assert mv.prebuild

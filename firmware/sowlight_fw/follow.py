@@ -19,11 +19,10 @@ as pits (docs/config.md); `gmap` maps game cells to board cells, -1 for a
 cell that is not on the board (seeds kept beside it).
 """
 from mancala import MoveInProgress
-from mancala.trace import Step, Trace
+from mancala.trace import Step
 
 _MARKERS = ("extra_turn", "pass", "end", "choice", "skip")   # steps the hands do nothing for
 _SHORT = 3       # steps within which a move from an untouched pit cannot match (see lookahead)
-_CHUNK = 12      # steps an open trace is walked at a time (the Omweso family: _Move._walk)
 
 
 def _pit_of(move):
@@ -79,20 +78,14 @@ class _Move(MoveInProgress):
     all its pits would not fit a board's memory), and all at once by ensure()
     when a step needs them.  pits None: every trace is computed at once.
 
-    A game that walks a turn a piece at a time (walk(): the Omweso family) has even
-    one pit's traces computed only as far as they are needed: in Kombe one pit can
-    have a dozen moves (a choice at every capture, a reverse handful ...), each up
-    to hundreds of steps, and tracing them all takes far longer than a step may.
-    A trace is "open" while it is being walked (its steps so far, and where its
-    walk stopped, in `_walks`; None for a whole trace).  Whatever reads the step
-    number j walks every open trace past j first (reach: the hands' next step,
-    forced_run up to the next step the sensors can see, the lookahead as deep as
-    it looks); idle scans walk on ahead of the hands, the open trace nearest its
-    end _CHUNK steps at a time (build_one).  At a choice point an open trace
-    becomes one open trace per letter offered, default first, so the traces and
-    their order are those of MoveInProgress: the same lights, the same steps, the
-    same move.
+    A game that walks a turn a piece at a time (walk(): the Omweso family) is
+    followed by followwalk.WalkingMove, a subclass loaded for those games only
+    (new_move() picks); the Follower asks `_open` (how many traces are still being
+    walked: 0 here) before it reads steps a walk may not have reached yet.
     """
+
+    _open = 0
+    _walks = None
 
     def __init__(self, game, pits=None, moves=None):
         # What MoveInProgress.__init__ sets.
@@ -101,54 +94,28 @@ class _Move(MoveInProgress):
         self._seen = []
         self.pits = pits
         self._moves = moves          # legal_moves(), when listed (a pit's moves are filtered from it)
-        self._walks = None           # walking, per trace: [pit, letters, not all defaults, the walk's state,
-                                     # the letters offered where it stopped], or None
-        self._open = 0               # how many traces are open
-        self._lifted = False
         if pits is None:
             for m in moves:
                 self._candidates.append((m, _trace(game, m)))
             self._todo = []
         else:
             self._todo = list(pits)  # the pits whose moves are not traced yet
-            if moves is None and getattr(game, "walk", None) is not None:
-                self._walks = []
-
-    @property
-    def prebuild(self):
-        # Whether idle scans should build ahead: every pit's traces when the moves are listed;
-        # a walking game's open traces once a pit is lifted (never every pit's: see above).
-        return self._moves is not None or (self._lifted and self._open > 0)
+        self.prebuild = moves is not None
 
     def build_one(self):
-        """Compute the traces of one more pit's moves, or walk the open trace nearest to
-        its end a piece further; False when nothing is left to compute."""
-        if self._todo:
-            self.build_pit(self._todo[0])
-            return True
-        if not self._open:
+        """Compute the traces of one more pit's moves; False when none is left to compute."""
+        if not self._todo:
             return False
-        c = self._candidates
-        walks = self._walks
-        near = -1
-        for k in range(len(c)):
-            if walks[k] is not None and (near < 0 or len(c[k][1]) < len(c[near][1])):
-                near = k
-        self._walk(near, _CHUNK)
+        self.build_pit(self._todo[0])
         return True
 
     def build_pit(self, pit):
-        """Compute the traces of the moves that begin by lifting `pit` (walking: open it)."""
+        """Compute the traces of the moves that begin by lifting `pit`."""
         todo = self._todo
         if pit not in todo:
             return
         todo.remove(pit)
         g = self.game
-        if self._walks is not None:
-            self._candidates.append((None, []))
-            self._walks.append([pit, "", False, [], None])
-            self._open += 1
-            return
         if self._moves is None:
             moves = g.moves_from(pit)
         else:
@@ -156,158 +123,60 @@ class _Move(MoveInProgress):
         for m in moves:
             self._candidates.append((m, _trace(g, m)))
 
-    def _walk(self, k, budget):
-        """Walk open trace k a piece further: `budget` steps (or the rest of a handful begun),
-        up to its next choice point, or to its end.  At a choice point already reached, it
-        becomes one trace per letter."""
-        c = self._candidates
-        walks = self._walks
-        pit, letters, odd, w, opts = walks[k]
-        steps = c[k][1]
-        if opts:
-            # The walk stopped at a choice point: a trace for each letter offered there,
-            # default first, each walking on from there (a copy of where it stopped).
-            kids = []
-            wk = []
-            for x in range(len(opts)):
-                kids.append((None, steps if x == 0 else steps[:]))
-                wk.append([pit, letters + opts[x], odd or x > 0, w if x == 0 else w[:], None])
-            c[k:k + 1] = kids
-            walks[k:k + 1] = wk
-            self._open += len(opts) - 1
-            pit, letters, odd, w, opts = wk[0]
-        tr = Trace()
-        r = self.game.walk(pit, letters, w, tr, budget)
-        for s in tr:
-            steps.append(s)
-        if r is None:
-            # The whole trace: its move is named as legal_moves() names it.
-            c[k] = ((pit, letters) if odd else pit, steps)
-            walks[k] = None
-            self._open -= 1
-        elif r:
-            walks[k][4] = r         # (split when walked further)
-
-    def reach(self, j):
-        """Walk every open trace until it holds a step number j, or is whole."""
-        if not self._open:
-            return
-        c = self._candidates
-        walks = self._walks
-        k = 0
-        while k < len(c):
-            n = len(c[k][1])
-            if walks[k] is not None and n <= j:
-                self._walk(k, j + 1 - n)      # (as far as asked: idle scans walk on further)
-            else:
-                k += 1
-
     def forget_rest(self):
         """The hands lifted a pit whose moves are all built: the moves not yet built start
         elsewhere and can no longer be the one being made."""
         self._todo = []
-        self._lifted = True
+
+    def reach(self, j):
+        """Walk the open traces to step j (WalkingMove): every trace here is whole."""
 
     def ensure(self):
         while self._todo:
             self.build_pit(self._todo[0])
 
     def building(self):
-        return bool(self._todo) or self._open > 0
+        return bool(self._todo)
 
     # The usual case, once a pit is lifted: one trace left, and the hands follow it.
     # MoveInProgress's methods would build lists of the traces kept or of the next steps.
 
     def advance(self, step):
-        i = len(self._seen)
-        if self._open:
-            if not i and step[0] == "lift":
-                # The lift settles the pit: the other pits' open traces go unwalked.
-                self._keep_pit(step[1])
-            self.reach(i)
         c = self._candidates
         if len(c) == 1:
             st = c[0][1]
+            i = len(self._seen)
             if i < len(st) and st[i] == step:
                 self._seen.append(step)
                 return
-        walks = self._walks
-        if walks is None:
-            MoveInProgress.advance(self, step)
-            return
-        keep = []
-        kept = []
-        n = 0
-        for k in range(len(c)):
-            st = c[k][1]
-            if i < len(st) and st[i] == step:
-                keep.append(c[k])
-                kept.append(walks[k])
-                if walks[k] is not None:
-                    n += 1
-        if not keep:
-            MoveInProgress.advance(self, step)     # (says which steps could have come)
-        self._candidates = keep
-        self._walks = kept
-        self._open = n
-        self._seen.append(step)
-
-    def _keep_pit(self, pit):
-        c = self._candidates
-        walks = self._walks
-        keep = []
-        kept = []
-        for k in range(len(c)):
-            if walks[k] is None or walks[k][0] == pit:
-                keep.append(c[k])
-                kept.append(walks[k])
-        self._candidates = keep
-        self._walks = kept
-        self._open = len([w for w in kept if w is not None])
-
-    def options(self):
-        if self._open:
-            self.reach(len(self._seen))
-        return MoveInProgress.options(self)
+        MoveInProgress.advance(self, step)
 
     def forced(self):
-        i = len(self._seen)
-        if self._open:
-            self.reach(i)
         c = self._candidates
         if len(c) == 1:
             st = c[0][1]
+            i = len(self._seen)
             return st[i] if i < len(st) else None
         return MoveInProgress.forced(self)
 
-    def can_stop(self):
-        if self.pits is not None and not self._seen:
-            return False            # (every move begins by lifting a pit)
-        if self._open:
-            self.reach(len(self._seen))
-        return MoveInProgress.can_stop(self)
-
     def done(self):
-        i = len(self._seen)
-        if self.pits is not None and not i:
-            return False            # (every move begins by lifting a pit)
-        if self._open:
-            self.reach(i)
         c = self._candidates
         if len(c) == 1:
-            return len(c[0][1]) == i
+            return len(c[0][1]) == len(self._seen)
         return MoveInProgress.done(self)
-
-    def move(self):
-        if self._open:
-            self.reach(len(self._seen))
-        return MoveInProgress.move(self)
 
     def paths(self):
         # The (move, steps) pairs still possible.  MoveInProgress keeps them to
         # narrow the move; the lookahead needs to walk them ahead of the hands.
-        # (An open trace's move is None and its steps stop short: reach() first.)
         return self._candidates
+
+
+def new_move(game, pits=None, moves=None):
+    """The move in progress for the player to move: pits and moves as _lifts() gives them."""
+    if pits is not None and moves is None and getattr(game, "walk", None) is not None:
+        from .followwalk import WalkingMove      # (the Omweso family only: loaded for those games)
+        return WalkingMove(game, pits)
+    return _Move(game, pits, moves)
 
 
 def is_marker(step):
@@ -359,7 +228,7 @@ class Follower:
             self.mv = None
             return
         pits, moves = _lifts(game)
-        self.mv = _Move(game, pits, moves)
+        self.mv = new_move(game, pits, moves)
 
     def ready(self):
         """Make sure every trace is computed (a step needs them); returns the move in progress."""
