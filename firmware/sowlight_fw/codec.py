@@ -16,10 +16,12 @@ bytes.  It does no I/O; the link layer feeds it bytes and writes what it
 returns.
 
 The board keeps this module loaded for as long as it runs, and on a stock
-Pico a module's code lives in its heap: so what only a refused or unusual
-frame, a hello or a long reply needs (what is wrong in words, the table as a
-dict, hello(), check_hello(), fit(), chunks()) is in codecmore.py, imported
-for the call and dropped after it (unload.py); the names are read here.
+Pico a module's code lives in its heap: so what only a refused, damaged or
+unusual line or frame, a hello or a long reply needs (what is wrong in words,
+a whole frame looked for at the end of a damaged line, a string that needs
+escaping, the table's lines of what only a board sends, the table as a dict,
+hello(), check_hello(), fit(), chunks()) is in codecmore.py, imported for the
+call and dropped after it (unload.py); the names are read here.
 """
 import json
 import sys

@@ -1,5 +1,7 @@
-"""What the wire codec (codec.py) needs rarely: what is wrong with a frame, in words; the
-message table as a dict; the hellos; fitting a long reply into one frame.
+"""What the wire codec (codec.py) needs rarely: what is wrong with a line or a frame, in
+words; a whole frame at the end of a damaged line; a string that needs escaping; the table's
+lines of what only a board sends; the message table as a dict; the hellos; fitting a long
+reply into one frame.
 
 A stock Pico keeps the code of every module it imports in its heap, and the
 board keeps codec.py loaded for as long as it runs: so what only a refused or
