@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests" / "micropython" / "fakes"))
 
 import mpvm  # noqa: E402
+from testgames import counting_4x8_raw  # noqa: E402
 from bench_micropython_rules import RP2040_PYSTONES, find_pystone  # noqa: E402
 
 import mancala  # noqa: E402
@@ -59,7 +60,7 @@ MOUNTS = {"/lib": ROOT / "tests" / "micropython" / "fakes", "/boards": ROOT / "h
           "/examples": ROOT / "hardware" / "examples"}
 PRESETS = {"load cells": "examples/2x6-stores-hx711.json", "occupancy": "boards/2x6-stores.json"}
 # Four-row games (--variant kombe, omweso ...): the 4x8 preset, and the same with a load cell
-# under every pit (as the tests' counting_4x8: no preset has load cells on four rows).
+# under every pit (tests/testgames.py: no preset has load cells on four rows).
 PRESETS_4X8 = {"load cells": "4x8 hx711", "occupancy": "boards/4x8.json"}
 STEP_SEED = {"oware": 1}    # the game each variant's step figure replays (hands.start's seed): default 2
 
@@ -68,12 +69,9 @@ def board_config(preset):
     """The raw config of a preset (a path under hardware/), or the 4x8 board with load cells."""
     if preset != "4x8 hx711":
         return json.loads((ROOT / "hardware" / preset).read_text())
-    raw = json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text())
-    used = {raw["leds"]["pin"], raw["buttons"]["confirm"], raw["buttons"]["undo"], raw["buttons"]["hint"], 2}
-    pins = [p for p in range(64) if p not in used]
-    raw["sensors"] = {"kind": "hx711", "sck": 2, "pits": pins[:32]}
-    raw["power"] = {"supply_ma": 4000}
-    return raw
+    return counting_4x8_raw()
+
+
 REPEAT = 5            # replays of each game; a step's time is its fastest
 SCAN_MS = 20          # the app's scan period (sowlight_fw/app.py): the controller gets a call this often
 REPLAY_HEAP_KB = 16384     # more than an Oware game replayed 2.5 times allocates (the collector is off or cannot

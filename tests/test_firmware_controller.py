@@ -9,6 +9,7 @@ import json
 import random
 from pathlib import Path
 from fakeload import FAKES, load_fake
+from testgames import counting_4x8
 
 import pytest
 
@@ -28,16 +29,6 @@ hands = load_fake("hands")
 def preset(name):
     path = ROOT / "hardware" / ("examples" if "hx711" in name or "esp32" in name else "boards") / (name + ".json")
     return config.check(json.loads(path.read_text()))
-
-
-def counting_4x8():
-    """The 4x8 preset with a load cell under every pit (the presets have occupancy sensors)."""
-    raw = json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text())
-    used = {raw["leds"]["pin"], raw["buttons"]["confirm"], raw["buttons"]["undo"], raw["buttons"]["hint"], 2}
-    pins = [p for p in range(64) if p not in used]
-    raw["sensors"] = {"kind": "hx711", "sck": 2, "pits": pins[:32]}
-    raw["power"] = {"supply_ma": 4000}
-    return config.check(raw)
 
 
 BOARDS = {

@@ -8,6 +8,7 @@ import json
 import random
 from pathlib import Path
 from fakeload import load_fake
+from testgames import counting_4x8, positions
 
 import pytest
 
@@ -25,29 +26,6 @@ hands = load_fake("hands")
 
 LAZY = [v for v in mancala.variants() if getattr(mancala.Game(v), "lazy_moves", False)]
 BY_PIT = [v for v in mancala.variants() if hasattr(mancala.Game(v), "moves_from")]
-
-
-def positions(variant, games=3, plies=40, seed=7):
-    """Positions of random games of `variant` (every ply, the start included), as games."""
-    rnd = random.Random("%s/%d" % (variant, seed))
-    for _ in range(games):
-        g = mancala.Game(variant)
-        for _ in range(plies):
-            if g.is_over():
-                break
-            yield g
-            g = g.copy()
-            g.play(rnd.choice(g.legal_moves()))
-
-
-def counting_4x8():
-    """The 4x8 preset with a load cell under every pit (the presets have occupancy sensors)."""
-    raw = json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text())
-    used = {raw["leds"]["pin"], raw["buttons"]["confirm"], raw["buttons"]["undo"], raw["buttons"]["hint"], 2}
-    pins = [p for p in range(64) if p not in used]
-    raw["sensors"] = {"kind": "hx711", "sck": 2, "pits": pins[:32]}
-    raw["power"] = {"supply_ma": 4000}
-    return config.check(raw)
 
 
 def test_the_variants_that_list_a_pits_moves_themselves_are_the_omweso_family():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fakeload import load_fake
+from testgames import counting_4x8, positions
 
 import mancala
 from mancala.trace import Trace
@@ -25,18 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 hands = load_fake("hands")
 
 FAMILY = ["omweso", "coro", "kombe", "mongale", "aweet", "mongola-driedger"]
-
-
-def positions(variant, games=3, plies=50, seed=11):
-    rnd = random.Random("%s/%d" % (variant, seed))
-    for _ in range(games):
-        g = mancala.Game(variant)
-        for _ in range(plies):
-            if g.is_over():
-                break
-            yield g
-            g = g.copy()
-            g.play(rnd.choice(g.legal_moves()))
 
 
 def walk_every_way(g, pit, rnd):
@@ -64,7 +53,7 @@ def walk_every_way(g, pit, rnd):
 def test_walking_a_turn_gives_the_moves_and_traces_of_play_and_leaves_the_game_alone(variant):
     rnd = random.Random(variant)
     checked = 0
-    for g in positions(variant):
+    for g in positions(variant, plies=50, seed=11):
         if g.phase != "play":
             continue
         before = (mancala.to_text(g), g.ply, list(g.cells()), g.is_over())
@@ -284,15 +273,6 @@ def test_the_traces_a_follower_walks_are_those_of_the_moves(variant):
 
 
 # ----- the board's behaviour: the same as with every trace built at once ------------
-
-
-def counting_4x8():
-    raw = json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text())
-    used = {raw["leds"]["pin"], raw["buttons"]["confirm"], raw["buttons"]["undo"], raw["buttons"]["hint"], 2}
-    pins = [p for p in range(64) if p not in used]
-    raw["sensors"] = {"kind": "hx711", "sck": 2, "pits": pins[:32]}
-    raw["power"] = {"supply_ma": 4000}
-    return config.check(raw)
 
 
 def played(board, variant, seed):

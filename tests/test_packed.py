@@ -15,6 +15,8 @@ from collections import Counter
 
 import pytest
 
+from testgames import LCG
+
 import mancala
 from mancala import packed, playout as playout_module
 
@@ -322,14 +324,6 @@ def test_handed_to_choice_are_the_legal_moves_in_order():
 
 # ----- on MicroPython ------------------------------------------------------------
 
-LCG = """
-class Lcg:
-    def __init__(self, seed):
-        self.x = seed
-    def choice(self, seq):
-        self.x = (self.x * 1103515245 + 12345) % 2147483648
-        return seq[(self.x >> 8) % len(seq)]
-"""
 
 # (name, options, pits or None, stores, to_move): from the start, and positions
 # where feeding, grand slams, repetitions and big handfuls come quickly.

@@ -10,6 +10,8 @@ import random
 
 import pytest
 
+from testgames import LCG
+
 import mancala
 
 VARIANTS = mancala.variants()
@@ -140,19 +142,7 @@ def test_the_game_can_go_on_after_a_playout():
         assert state(g) == state(ref)
 
 
-# ----- on MicroPython ------------------------------------------------------------
-
-# A random source that gives the same choices on both interpreters (their
-# `random` modules differ).
-LCG = """
-class Lcg:
-    def __init__(self, seed):
-        self.x = seed
-    def choice(self, seq):
-        self.x = (self.x * 1103515245 + 12345) % 2147483648
-        return seq[(self.x >> 8) % len(seq)]
-"""
-
+# ----- on MicroPython (LCG: the same choices on both interpreters) -----------------
 
 def _lcg_playouts(names, plies):
     ns = {}

@@ -14,6 +14,8 @@ import random
 
 import pytest
 
+from testgames import LCG
+
 import mancala
 from mancala import game as game_module
 
@@ -86,19 +88,9 @@ def test_a_count_over_255_is_kept_in_a_list():
     assert record == [1, 300, 0] and type(record) is list
 
 
-VM_GAME = """
-class Lcg:
-    def __init__(self, seed):
-        self.x = seed
-    def choice(self, seq):
-        self.x = (self.x * 1103515245 + 12345) % 2147483648
-        return seq[(self.x >> 8) % len(seq)]
-"""
-
-
 def test_undo_on_micropython_restores_every_position(micropython):
     names = ["oware", "kalah", "dakon", "omweso", "kombe", "lane", "enkeshui", "pandi"]
-    code = VM_GAME + (
+    code = LCG + (
         "import mancala\n"
         "for name in %r:\n"
         "    g = mancala.Game(name)\n"
@@ -122,7 +114,7 @@ def test_a_moves_undo_record_is_small_on_micropython(micropython):
 
     (It was 163 B when the counts were kept as a list copy, 115 B as bytes beside the repetition
     key, which holds them too: the record keeps the key only.)"""
-    setup = VM_GAME + "import mancala\ng = mancala.Game('oware')\nr = Lcg(3)\ng.push(r.choice(g.legal_moves()))\n"
+    setup = LCG + "import mancala\ng = mancala.Game('oware')\nr = Lcg(3)\ng.push(r.choice(g.legal_moves()))\n"
     code = "n = 0\nwhile n < 100 and not g.is_over():\n    g.push(r.choice(g.legal_moves()))\n    n += 1\nprint(n)\n"
     use = micropython.heap_used(code, setup=setup)
     moves = int(use.output.split()[-1])
@@ -264,7 +256,7 @@ def test_a_variant_whose_pits_drain_never_puts_seeds_back_in_them(name):
 
 def test_a_bounded_history_on_micropython(micropython):
     """The board's game (limit_undo 16): the same game as a whole history, a few KB for all of it."""
-    setup = VM_GAME + "import mancala\n"
+    setup = LCG + "import mancala\n"
     code = (
         "def line(most):\n"
         "    g = mancala.Game('oware')\n"

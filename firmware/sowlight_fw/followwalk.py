@@ -33,7 +33,6 @@ class WalkingMove(_Move):
         self._candidates = []
         self._seen = []
         self.pits = pits
-        self._moves = None
         self._todo = list(pits)      # the pits whose turns are not opened yet
         self._walks = []             # per trace: [pit, letters, not all defaults, the walk's state,
                                      # the letters offered where it stopped], or None once whole
