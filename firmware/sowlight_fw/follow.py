@@ -24,6 +24,11 @@ from mancala.trace import Step
 _MARKERS = ("extra_turn", "pass", "end", "choice", "skip")   # steps the hands do nothing for
 _SHORT = 3       # steps within which a move from an untouched pit cannot match (see lookahead)
 
+# The Step tuples of this turn's traces, by code (Trace.shared): the traces of a turn share
+# them (a drop into pit 7 is one tuple however many traces make it), and a step met before
+# costs a look-up instead of a new tuple.  Emptied when a turn starts (Follower.start).
+KNOWN = {}
+
 
 def _pit_of(move):
     """The pit a move begins by lifting: the move itself, or the first item of a tuple that
@@ -60,7 +65,7 @@ def _lifts(game):
 def _trace(game, move):
     """The steps of `move`: played on `game` and taken back at once.  (Played on a copy instead,
     every trace would copy the game's whole history, dearer with every move of the game.)"""
-    steps = list(game.play(move))
+    steps = game.play(move).shared(KNOWN)
     game.undo()
     return steps
 
@@ -224,6 +229,7 @@ class Follower:
         self._first = None
         self._unseen = None
         self._run = None
+        KNOWN.clear()
         if game.is_over() or placing(game):
             self.mv = None
             return

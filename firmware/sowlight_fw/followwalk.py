@@ -6,7 +6,7 @@ Loaded for those games only (follow.new_move): a board playing Oware never holds
 from mancala import MoveInProgress
 from mancala.trace import Trace
 
-from .follow import _Move
+from .follow import _Move, KNOWN
 
 _CHUNK = 12      # steps an open trace is walked at a time (WalkingMove._walk)
 
@@ -94,8 +94,7 @@ class WalkingMove(_Move):
             pit, letters, odd, w, opts = wk[0]
         tr = Trace()
         r = self.game.walk(pit, letters, w, tr, budget)
-        for s in tr:
-            steps.append(s)
+        tr.shared(KNOWN, steps)
         if r is None:
             # The whole trace: its move is named as legal_moves() names it.
             c[k] = ((pit, letters) if odd else pit, steps)

@@ -71,6 +71,21 @@ class Trace:
     def extend(self, other):
         self._s.extend(other._s)
 
+    def shared(self, known, out=None):
+        """The steps as Step tuples appended to `out` (a new list by default), one tuple per
+        distinct step: `known` maps a step's code to its Step and grows as steps are met, so
+        traces decoded with the same dict share their tuples.  A board holding every trace of
+        a turn keeps a few dozen tuples instead of one per step, and decodes a step it has
+        met before with a look-up instead of a new tuple."""
+        if out is None:
+            out = []
+        for v in self._s:
+            st = known.get(v)
+            if st is None:
+                st = known[v] = _decode(v)
+            out.append(st)
+        return out
+
     def kinds(self):
         """The kinds only, e.g. ['lift', 'drop', 'drop', 'take']."""
         return [KINDS[v & 15] for v in self._s]
