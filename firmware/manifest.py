@@ -27,7 +27,7 @@ package("sowlight_fw", files=[
     "ctlmismatch.py",
     "ctlplacing.py",
     "ctlrare.py",
-    "ctlstate.py",
+    "ctlhint.py",
     "display.py",
     "errorcodes.py",
     "follow.py",

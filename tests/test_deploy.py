@@ -20,7 +20,7 @@ from sowlight import boardconfig, deploy
 from sowlight.deploy import DeployError, Target
 from sowlight.vmboard import VmBoard
 from sowlight_fw import app as fw_app
-from sowlight_fw import controller as fw_controller
+from sowlight_fw import ctlrare as fw_ctlrare
 
 REPO = Path(__file__).resolve().parent.parent
 PRESET = REPO / "hardware" / "boards" / "2x6-stores.json"
@@ -72,7 +72,7 @@ def test_dry_run_plan_for_the_2x6_stores_preset():
     targets = [f["target"] for f in plan["files"]]
     assert targets[0] == "/board.json" and targets[-1] == "/main.py"     # main.py last
     board = boardconfig.load_board(str(PRESET))
-    assert plan["variants"] == fw_controller.fitting_variants(board) == plan["menu"]
+    assert plan["variants"] == fw_ctlrare.fitting_variants(board) == plan["menu"]
     # Every firmware module but the ones a MicroPython board never imports.
     never = ("virtual.py", "memstorage.py", "adafruitleds.py")
     firmware = sorted(p.name[:-3] for p in (REPO / "firmware" / "sowlight_fw").glob("*.py") if p.name not in never)

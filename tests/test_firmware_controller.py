@@ -16,7 +16,8 @@ import pytest
 import mancala
 from sowlight_fw import colours as C
 from sowlight_fw import codec, config
-from sowlight_fw.controller import Controller, SettingsError, fitting_variants
+from sowlight_fw.controller import Controller, SettingsError
+from sowlight_fw.ctlrare import fitting_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,24 +70,26 @@ def replay_records(board, records):
 # ----- whole games -----------------------------------------------------------------
 
 @pytest.mark.parametrize("kind", sorted(BOARDS))
-def test_a_game_played_scan_by_scan_never_loads_the_rare_part(kind, monkeypatch):
+def test_a_game_played_scan_by_scan_loads_no_part_for_its_start_end_or_messages(kind, monkeypatch):
     # A board loads ctlrare.py (buttons, requests, new games: some 10 KB of .mpy) for a call and
-    # drops it, which takes an RP2040 some 25 ms: more than a scan may.  A game's own scans, its
-    # set-up's end and its end included, load only the small ctlstate.py (the state message).
+    # drops it, which takes an RP2040 some 25 ms: more than a scan may.  Loading even a small
+    # part costs a few ms on a board (its file looked up and read).  A game's own scans, its
+    # set-up's end and its end included, load none (hints off: ctlhint.py is the hint search),
+    # yet the link hears the `state` message at both ends.
     from sowlight_fw.controller import Controller
     loads = []
     scanning = []
-    real_rare, real_state, real_feed = Controller._rare, Controller._state, Controller.feed_observation
+    real_rare, real_hint, real_feed = Controller._rare, Controller._hint, Controller.feed_observation
 
     def rare(self):
         if scanning:
             loads.append("rare")
         return real_rare(self)
 
-    def state(self):
+    def hint(self):
         if scanning:
-            loads.append("state")
-        return real_state(self)
+            loads.append("hint")
+        return real_hint(self)
 
     def feed(self, values, now):
         scanning.append(1)
@@ -96,13 +99,24 @@ def test_a_game_played_scan_by_scan_never_loads_the_rare_part(kind, monkeypatch)
             scanning.pop()
 
     monkeypatch.setattr(Controller, "_rare", rare)
-    monkeypatch.setattr(Controller, "_state", state)
+    monkeypatch.setattr(Controller, "_hint", hint)
     monkeypatch.setattr(Controller, "feed_observation", feed)
+    sent = []
+    real_state = Controller.state_message
+
+    def state_message(self):
+        m = real_state(self)
+        sent.append(m["phase"])
+        return m
+
+    monkeypatch.setattr(Controller, "state_message", state_message)
     h = hands.start(BOARDS[kind](), "oware", seed=1)       # the set-up to its end (load cells: by a scan)
     h.play(5000)
+    for t in range(10):
+        h.c.tick(h.now + 20 * (t + 1))      # the idle scans that make the last messages
     assert h.c.state == "over"
-    assert "state" in loads                 # the game's end, seen by a scan, told the link
-    assert "rare" not in loads, loads.count("rare")
+    assert "await_lift" in sent and sent[-1] == "over", sent
+    assert loads == [], loads
 
 
 @pytest.mark.parametrize("kind", sorted(BOARDS))

@@ -61,7 +61,7 @@ GROW_POOLS = ("class _Q:\n    pass\n_q = _Q()\nfor _i in range(1400):\n    setat
 
 # Modules a board needs only now and then: never left loaded by boot or by the request that used them.
 NOW_AND_THEN = ("configcheck", "journalread", "badconfig", "startup", "service", "memstorage",
-                "errorcodes", "crcpure", "adafruitleds", "hx711", "gpio", "ctlrare", "ctlstate", "ctlmismatch", "ctlplacing",
+                "errorcodes", "crcpure", "adafruitleds", "hx711", "gpio", "ctlrare", "ctlhint", "ctlmismatch", "ctlplacing",
                 "apprare", "codecmore", "linkrare", "infos", "catalog", "ctlexplain")
 # The firmware's modules in the controller's world (the controller and what it imports are the
 # controller's, the rules core is its own): imported before the firmware's own are measured.
@@ -212,7 +212,7 @@ def test_rare_requests_load_their_module_only_while_they_run(micropython, mpy, k
 def test_the_controllers_parts_are_loaded_only_while_they_are_needed(micropython, mpy, kept):
     # ctlrare (buttons, requests, new games) for the call and the rest of its scan; ctlmismatch while
     # the set-up lasts or the board disagrees; neither while a game is played as it should be.
-    parts = ["sowlight_fw.ctlrare", "sowlight_fw.ctlstate", "sowlight_fw.ctlmismatch", "sowlight_fw.ctlexplain", "sowlight_fw.ctlplacing",
+    parts = ["sowlight_fw.ctlrare", "sowlight_fw.ctlhint", "sowlight_fw.ctlmismatch", "sowlight_fw.ctlexplain", "sowlight_fw.ctlplacing",
              "sowlight_fw.apprare", "sowlight_fw.codecmore", "sowlight_fw.linkrare"]
     todo = ["import " + m for m in kept] + [
         BOOT + "\nc = a.controller\nfull = [1] * 12 + [0, 0]\nwrong = [1] * 12 + [1, 0]",

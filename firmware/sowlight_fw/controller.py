@@ -72,19 +72,12 @@ SERVICE_ITEMS = ("self_test", "calibrate")
 _RARE = const(1)
 _MISMATCH = const(2)
 _PLACING = const(4)
-_STATE = const(8)
+_HINT = const(8)
+
+_RARE_CALLS = ("command", "new_game", "set_position", "resume", "fail", "recover", "enter_service", "leave_service")
 
 _MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (the frame limit is 4 KB)
 _STEPS_A_SCAN = 24           # trace steps an idle scan writes out for a `move` message
-
-
-def __getattr__(name):
-    # Names that moved to ctlrare.py, still read here by the laptop and the tests.
-    if name == "DEFAULTS" or name == "fitting_variants":
-        from . import ctlrare
-        return getattr(ctlrare, name)
-    from .unload import missing
-    raise missing(__name__, name)
 
 
 class SettingsError(ValueError):
@@ -174,26 +167,14 @@ class _StepMessages:
         return k == len(steps)
 
 
-class _LedsMessage:
-    """The `leds` message, made from what is lit when it is sent."""
-
-    def work(self, ctl, most):
-        ctl.outbox.append({"type": "leds", "lit": ctl.lit(), "game": ctl.game_no})
-        return True
-
-
-class _StateMessage:
-    """The `state` message, made from what the board is doing when it is sent: a game's start
-    and end are scans, and making it (ctlstate.py loaded for it) would make them long ones."""
-
-    def work(self, ctl, most):
-        ctl.outbox.append(ctl.state_message())
-        return True
+# Besides those jobs, two are plain names, made when their turn comes from what the board is
+# doing then: "leds" (the `leds` message) and "state" (the `state` message: a game's start and
+# end, and a press, leave it for an idle scan, their own scans having enough to do).
 
 
 class Controller:
     def __init__(self, board, game_factory=None, clock=None, settings=None, variants=None, next_game=1, now_ms=0):
-        self._parts = 0                     # the parts loaded (_RARE, _STATE, _MISMATCH, _PLACING): see drop_parts
+        self._parts = 0                     # the parts loaded (_RARE, _HINT, _MISMATCH, _PLACING): see drop_parts
         self._rare().init(self, board, game_factory, clock, settings, variants, next_game, now_ms)
 
     # ================================================================ inputs
@@ -241,7 +222,7 @@ class Controller:
         # (up to hint_ms).
         mv = self.follower.mv
         if self._later:
-            if self._later[0].work(self, _STEPS_A_SCAN):
+            if self._work(self._later[0], _STEPS_A_SCAN):
                 self._later.pop(0)
         elif mv is not None and mv.prebuild and mv.building():
             mv.build_one()
@@ -251,54 +232,92 @@ class Controller:
 
     def press(self, button, now_ms):
         """A button press: confirm, undo, hint, or menu (a long press on confirm)."""
+        st = self.state
+        if button == "confirm" and not self._due and (st == MOVE and not self.mismatch or st == SETUP):
+            # The presses of every game: "I did what the lights show" and "the seeds are out".
+            # Handled here, as a scan's work: a move they end is played, journalled and told
+            # over the next scans, as one the sensors saw end, and the `state` message is made
+            # in an idle scan (ctlrare.press, for the other presses, does all of it at once).
+            self.now = now_ms
+            f = self.follower
+            before = f.index
+            if st == SETUP:
+                m = self._mismatch()
+                m.overrule(self, m.setup_wrong(self))
+                m.start_play(self)      # (queues the state message)
+            else:
+                self._confirm()
+                if f.index != before or self._due:
+                    self._state_later()
+            self._refresh()
+            self.render(now_ms)
+            return
         self._rare().press(self, button, now_ms)
 
-    def command(self, msg, now_ms=None):
-        """A link request (a dict with "type"); returns the reply: {"type": "ok", ...} or {"type": "error", ...}."""
-        return self._rare().command(self, msg, now_ms)
+    def _confirm(self):
+        """Confirm during a move: the steps the sensors cannot see are taken as made, up to the
+        next one they can (or the move's end); at a choice they cannot tell apart, the
+        alternative hint picked (ctl.selected) is taken, or the move ends there."""
+        f = self.follower
+        if f.mv is None:
+            return
+        run, seen, ends = f.forced_run(self.settings["lookahead"])
+        k = len(run) - 1 if seen else len(run)
+        if k:
+            self._advance(run[:k])
+        if seen or ends:
+            self._progress()
+            return
+        alts = self._alternatives(0)
+        stop = self._stop_possible(0)
+        if self._selecting():
+            n = len(alts) + (1 if stop else 0)
+            pick = self.selected % n
+            self.selected = 0
+            if pick < len(alts):
+                self._advance([alts[pick]])
+                self._progress()
+                return
+        if stop:
+            self._commit(None)   # the move ends here (what could follow is left undone)
+            return
+        self._progress()
 
-    # ================================================================ games
+    # The interface's calls that come now and then are ctlrare.py's functions of the same
+    # name, which take the controller first:
+    #   command(msg, now_ms=None)        a link request (a dict with "type"); returns the reply,
+    #                                    {"type": "ok", ...} or {"type": "error", ...}
+    #   new_game(variant, options=None, pos=None)   start a game (ends the one in progress in the
+    #                                    journal); the board then shows the set-up
+    #   set_position(pos)
+    #   resume(game_no, records, now_ms=None)       rebuild a game from its journal records (after
+    #                                    a reset); True when it could
+    #   fail(text), recover()            something outside the controller failed (storage, a sensor
+    #                                    bus): the error pattern, until confirm or recover()
+    #   enter_service(which), leave_service()       the app runs self-test or calibration: the
+    #                                    controller stands aside
+    # They are looked up here when called (ctlrare.py loaded for the call), so that a board
+    # playing a game keeps neither their code nor a method each in its heap.
 
-    def new_game(self, variant, options=None, pos=None):
-        """Start a game (ends the one in progress in the journal); the board then shows the set-up."""
-        self._rare().new_game(self, variant, options, pos)
-
-    def set_position(self, pos):
-        self._rare().set_position(self, pos)
-
-    def resume(self, game_no, records, now_ms=None):
-        """Rebuild a game from its journal records (after a reset); True when it could."""
-        return self._rare().resume(self, game_no, records, now_ms)
-
-    def fail(self, text):
-        """Something outside the controller failed (storage, a sensor bus): show the error pattern."""
-        self._rare().fail(self, text)
-
-    def recover(self):
-        self._rare().recover(self)
-
-    def enter_service(self, which):
-        """The app runs self-test or calibration: the controller stands aside."""
-        self._rare().enter_service(self, which)
-
-    def leave_service(self):
-        self._rare().leave_service(self)
+    def __getattr__(self, name):
+        if name in _RARE_CALLS:
+            f = getattr(self._rare(), name)
+            return lambda *args, **kw: f(self, *args, **kw)
+        raise AttributeError("'Controller' object has no attribute '%s'" % name)
 
     # ================================================================ the parts loaded when needed
 
     def _rare(self):
-        """ctlrare.py: buttons, the menu, link requests, new and resumed games, undo, the `state`
-        message, the hint search."""
+        """ctlrare.py: the rarer buttons, the menu, link requests, new and resumed games, undo."""
         self._parts |= _RARE
         from . import ctlrare
         return ctlrare
 
-    def _state(self):
-        """ctlstate.py: play begun after the set-up, the `state` message, the hint search (a
-        game's start and end are scans: this part is small)."""
-        self._parts |= _STATE
-        from . import ctlstate
-        return ctlstate
+    def _hint(self):
+        """ctlhint.py: the hint search."""
+        self._parts |= _HINT
+        from . import ctlhint
+        return ctlhint
 
     def _mismatch(self):
         """ctlmismatch.py: a mismatch flagged and explained, the set-up's check and lights, the
@@ -325,8 +344,8 @@ class Controller:
         self._parts = keep
         if gone & _RARE:
             unload("ctlrare")
-        if gone & _STATE:
-            unload("ctlstate")
+        if gone & _HINT:
+            unload("ctlhint")
         if gone & _MISMATCH:
             unload("ctlmismatch")
         if gone & _PLACING:
@@ -335,8 +354,27 @@ class Controller:
     # ================================================================ messages
 
     def state_message(self):
-        """The `state` message: what the board is doing (ctlstate.state_message)."""
-        return self._state().state_message(self)
+        """The `state` message: what the board is doing.  (Here, not in a part loaded for it:
+        one is sent at every game's start and end, and after most presses.)"""
+        g = self.game
+        f = self.follower
+        expect = None
+        if g is not None and self.state in (MOVE, TURN_OVER) or self.mismatch:
+            nxt = self._next_step()
+            if nxt is not None:
+                expect = [nxt.kind, nxt.pit, nxt.count, nxt.to]
+        phase = "mismatch" if self.mismatch else self.state
+        if phase == MENU_STATE and g is None:
+            phase = "idle"
+        if phase == MOVE and f.mv is not None and self._choice_here():
+            phase = "choice"
+        msg = {"type": "state", "game": self.game_no if g is not None else None,
+               "variant": self.variant if g is not None else None,
+               "pos": self._pos(g) if g is not None else None, "ply": self.ply if self.ply >= 0 else 0,
+               "phase": phase, "expect": expect, "hint": self.hints, "brightness": self.brightness}
+        if g is not None:
+            msg["options"] = self.options
+        return msg
 
     def lit(self):
         """The cells lit and their roles, as the `leds` message says them."""
@@ -641,10 +679,10 @@ class Controller:
     # ================================================================ internals: hints
 
     def _update_hint(self):
-        """A new hint search, when hints are shown (ctlstate.update_hint)."""
+        """A new hint search, when hints are shown (ctlhint.update_hint)."""
         self._hint_due = False
         if self.hints and self.game is not None:
-            self._state().update_hint(self)
+            self._hint().update_hint(self)
 
     def _hint_cell(self):
         m = self.hint_move
@@ -670,8 +708,8 @@ class Controller:
             said[2][:] = self.cnt
             # Said in an idle scan (what is lit then: a later change in between is said once).
             later = self._later
-            if not later or not isinstance(later[-1], _LedsMessage):
-                later.append(_LedsMessage())
+            if not later or later[-1] != "leds":
+                later.append("leds")
 
     def _show(self):
         display.show(self)
@@ -703,13 +741,25 @@ class Controller:
         self.outbox.append(msg)
 
     def _state_later(self):
-        """Queue the `state` message, made in an idle scan (after the messages before it)."""
-        self._later.append(_StateMessage())
+        """Queue the `state` message, made in an idle scan (after the messages before it), unless
+        one is queued already (it is made from what the board is doing when its turn comes)."""
+        if "state" not in self._later:
+            self._later.append("state")
 
     def _flush_later(self):
         later = self._later
         while later:
-            later.pop(0).work(self, 1 << 30)
+            self._work(later.pop(0), 1 << 30)
+
+    def _work(self, job, most):
+        """Make (some of) a queued message; True once it is done."""
+        if job == "leds":
+            self.outbox.append({"type": "leds", "lit": self.lit(), "game": self.game_no})
+        elif job == "state":
+            self.outbox.append(self.state_message())
+        else:
+            return job.work(self, most)
+        return True
 
     def _log(self, level, text):
         self._send({"type": "log", "level": level, "msg": text})

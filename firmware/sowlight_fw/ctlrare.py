@@ -14,7 +14,7 @@ from mancala.errors import RulesError, IllegalMoveError
 
 from . import config as _config
 from .controller import (MENU_STATE, SETUP, AWAIT, MOVE, TURN_OVER, PLACING, OVER, ERROR_STATE, SELF_TEST,
-                         CALIBRATING, _PLAY, BUTTONS, SERVICE_ITEMS, CommandError, SettingsError, _StateMessage)
+                         CALIBRATING, _PLAY, BUTTONS, SERVICE_ITEMS, CommandError, SettingsError)
 from .follow import Follower, placing
 from .observe import Observer
 
@@ -100,7 +100,7 @@ def init(ctl, board, game_factory=None, clock=None, settings=None, variants=None
     ctl._said = (bytearray(n), bytearray(n), bytearray(n))   # roles, alternates, counts the last `leds` said
     ctl.records = []
     ctl.outbox = []
-    ctl._later = []                    # messages finished in idle scans (_MoveMessage, _StepMessages, _LedsMessage)
+    ctl._later = []                    # messages finished in idle scans (_MoveMessage, _StepMessages, "leds", "state")
     ctl._due = 0                       # the pieces of work a finished move still leaves (_work_due)
     ctl._made = None                   # that move: (trail, move, trace)
     ctl._dirty = False                 # an observation waits to be looked at (_work_due came first)
@@ -185,10 +185,7 @@ def press(ctl, button, now_ms):
             if m["type"] == "state":
                 break
         else:
-            for job in ctl._later:
-                if isinstance(job, _StateMessage):
-                    break           # (one is queued: made when its turn comes, from the state then)
-            else:
+            if "state" not in ctl._later:   # (one queued is made when its turn comes, from the state then)
                 ctl._send(ctl.state_message())
     ctl._refresh()
     ctl.render(now_ms)
@@ -547,28 +544,7 @@ def play_button(ctl, button, now):
         elif not f.mv.building() and f.mv.can_stop():
             ctl._commit(None)     # the move without steps (Lane's chooser keeps the board)
         return
-    # "I did what the lights show": the drops the sensors cannot see are taken as made.
-    run, seen, ends = f.forced_run(ctl.settings["lookahead"])
-    k = len(run) - 1 if seen else len(run)
-    if k:
-        ctl._advance(run[:k])
-    if seen or ends:
-        ctl._progress()
-        return
-    alts = ctl._alternatives(0)
-    stop = ctl._stop_possible(0)
-    if ctl._selecting():
-        n = len(alts) + (1 if stop else 0)
-        pick = ctl.selected % n
-        ctl.selected = 0
-        if pick < len(alts):
-            ctl._advance([alts[pick]])
-            ctl._progress()
-            return
-    if stop:
-        ctl._commit(None)   # the move ends here (what could follow is left undone)
-        return
-    ctl._progress()
+    ctl._confirm()     # "I did what the lights show" (Controller._confirm)
 
 
 def begin(ctl, game):

@@ -410,7 +410,7 @@ class Connection:
 def preset_for(variant, boards=None):
     """The smallest board preset that plays `variant` as built (else with its stores as pits)."""
     from . import hardware_cli
-    from sowlight_fw.controller import fitting_variants
+    from sowlight_fw.ctlrare import fitting_variants
     info = mancala.variant_info(variant)       # UnknownVariantError names the close matches
     directory = hardware_cli.boards_dir(boards)
     fallback = None

@@ -41,7 +41,7 @@ import serial
 import mancala
 import sowlight_fw
 from sowlight_fw import app as _fw_app
-from sowlight_fw import controller as _fw_controller
+from sowlight_fw import ctlrare as _fw_ctlrare
 
 from . import boardconfig, link, ports
 
@@ -229,7 +229,7 @@ def choose_variants(board, wanted=None):
 
     wanted: None -> every variant that fits the board; "all" -> every playable
     variant; or a list of names (any alias), each of which must fit."""
-    fitting = _fw_controller.fitting_variants(board)
+    fitting = _fw_ctlrare.fitting_variants(board)
     if wanted is None:
         return list(fitting), list(fitting)
     if wanted == "all":

@@ -205,6 +205,11 @@ class Hands:
         self.presses += 1
         self.c.press(button, self.now)
         self.wait(self.scan_ms)
+        # A move the press ended is played over the next few scans, as one the sensors saw end,
+        # and the lights move on then: a player sees them change before going on.
+        end = self.now + self.patience_ms
+        while self.now < end and self.c._due:
+            self.wait(self.scan_ms)
 
     def _act(self, cell, change):
         if self.shadows and cell >= 0:
