@@ -105,6 +105,7 @@ def init(ctl, board, game_factory=None, clock=None, settings=None, variants=None
     ctl._made = None                   # that move: (trail, move, trace)
     ctl._dirty = False                 # an observation waits to be looked at (_work_due came first)
     ctl._show_due = False              # the lights are to be made again (in the next scan)
+    ctl._progress_for = None           # the move whose lift was seen: what follows is found next scan
     ctl._cares = 0                     # how many times the sensors trusted changed
     ctl._mapped = bytearray(n)         # 1: a cell the game plays (gmap's board cells)
     ctl.service_request = None         # "self_test" or "calibrate" when the menu asks the app for it
