@@ -16,8 +16,8 @@ import pytest
 import mancala
 from sowlight_fw import colours as C
 from sowlight_fw import codec, config
-from sowlight_fw.controller import Controller, SettingsError
-from sowlight_fw.ctlrare import fitting_variants
+from sowlight_fw.controller import Controller
+from sowlight_fw.ctlrare import SettingsError, fitting_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 

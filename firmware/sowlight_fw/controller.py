@@ -80,19 +80,6 @@ _MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (
 _STEPS_A_SCAN = 24           # trace steps an idle scan writes out for a `move` message
 
 
-class SettingsError(ValueError):
-    """An unknown controller setting, or a value of the wrong kind."""
-
-
-class CommandError(ValueError):
-    """A link command that cannot be carried out; `code` is the protocol's error code."""
-
-    def __init__(self, code, msg):
-        super().__init__(msg)
-        self.code = code
-        self.msg = msg
-
-
 def _jsonable(move):
     if isinstance(move, tuple):
         return [_jsonable(x) for x in move]
@@ -683,10 +670,6 @@ class Controller:
             if len(p[1]) == j:
                 return True
         return False
-
-    def _unseen_lifts(self):
-        """The first steps of the move the sensors cannot see (a lift of a pit whose sensor is ignored)."""
-        return self.follower.unseen_lifts()
 
     def _selecting(self):
         """At a choice whose alternatives the sensors cannot tell apart: hint picks one, confirm takes it."""

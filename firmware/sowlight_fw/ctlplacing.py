@@ -5,7 +5,7 @@ Loaded while the state is "placing" and dropped after it (controller.py,
 unload.py): games without such a stage never load it.
 """
 from .colours import NEED, READY
-from .controller import PLACING, CommandError
+from .controller import PLACING
 
 
 def look(ctl, now):
@@ -54,9 +54,10 @@ def take(ctl):
 
 def button(ctl, button):
     if button == "undo":
+        rare = ctl._rare()
         try:
-            ctl._rare().undo_move(ctl)          # the last placement
-        except CommandError as e:
+            rare.undo_move(ctl)                 # the last placement
+        except rare.CommandError as e:
             ctl._log("info", e.msg)
     elif button == "hint":
         ctl.hints = not ctl.hints

@@ -14,9 +14,24 @@ from mancala.errors import RulesError, IllegalMoveError
 
 from . import config as _config
 from .controller import (MENU_STATE, SETUP, AWAIT, MOVE, TURN_OVER, PLACING, OVER, ERROR_STATE, SELF_TEST,
-                         CALIBRATING, _PLAY, BUTTONS, SERVICE_ITEMS, CommandError, SettingsError)
+                         CALIBRATING, _PLAY, BUTTONS, SERVICE_ITEMS)
 from .follow import Follower, placing
 from .observe import Observer
+
+# (Here, not in controller.py: only the calls of this module raise them, and catch them or
+# let the caller see them; a class kept loaded would take its share of a board's heap.)
+class SettingsError(ValueError):
+    """An unknown controller setting, or a value of the wrong kind."""
+
+
+class CommandError(ValueError):
+    """A link command that cannot be carried out; `code` is the protocol's error code."""
+
+    def __init__(self, code, msg):
+        super().__init__(msg)
+        self.code = code
+        self.msg = msg
+
 
 DEFAULTS = {
     "debounce_ms": 150,      # a cell's reading must hold this long to count
@@ -518,7 +533,7 @@ def play_button(ctl, button, now):
                 ctl._log("info", e.msg)
         return
     if button == "hint":
-        if ctl.state != MOVE and len(ctl._unseen_lifts()) > 1:
+        if ctl.state != MOVE and len(ctl.follower.unseen_lifts()) > 1:
             ctl.selected += 1
         elif ctl.state == MOVE and ctl._selecting():
             ctl.selected += 1
@@ -536,7 +551,7 @@ def play_button(ctl, button, now):
     if f.mv is None:
         return
     if ctl.state != MOVE:
-        unseen = ctl._unseen_lifts()
+        unseen = ctl.follower.unseen_lifts()
         if unseen:
             # A lift the sensors cannot see, confirmed by the player.
             ctl._advance([unseen[ctl.selected % len(unseen)]])

@@ -186,7 +186,7 @@ def show_play(ctl):
                     A[c] = OFF
             else:
                 light(ctl, s, steady)
-        unseen = ctl._unseen_lifts()
+        unseen = ctl.follower.unseen_lifts()
         for i in range(len(unseen)):
             # Its sensor is not trusted: lift it, then confirm (blinking: the one confirm takes).
             A[gm[unseen[i].pit]] = OFF if i == ctl.selected % len(unseen) else FAULT
