@@ -317,3 +317,25 @@ def test_notation():
     assert g.parse_move(" c ") == 8
     with pytest.raises(mancala.NotationError, match="not a pit"):
         g.parse_move("G")
+
+
+def test_a_traces_shared_steps_are_its_steps_one_tuple_per_distinct_step():
+    known = {}
+    g = mancala.Game("oware", pits=[0, 0, 0, 30, 0, 0, 1, 1, 1, 1, 1, 1], stores=[4, 8], to_move=0)
+    long = g.play(3)                        # thirty seeds: more than two laps, drops repeat
+    g.undo()
+    steps = long.shared(known)
+    assert steps == list(long)
+    drops = [s for s in steps if s.kind == "drop"]
+    assert len(drops) == 30
+    # A drop into the same cell is the same tuple, in this trace and in another decoded later.
+    by_cell = {}
+    for s in drops:
+        assert by_cell.setdefault(s.pit, s) is s
+    other = mancala.Game("oware").play(2).shared(known, [])
+    again = [s for s in other if s.kind == "drop" and s.pit in by_cell]
+    assert len(again) == 3             # (pit 3, the long move's origin, it skipped)
+    assert all(s is by_cell[s.pit] for s in again)
+    # out= appends to a list given.
+    out = ["x"]
+    assert long.shared(known, out) is out and out[1:] == steps
