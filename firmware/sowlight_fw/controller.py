@@ -36,12 +36,14 @@ agree again); undo takes the move back.
 
 A stock Pico keeps the code of every module it imports in its heap, so this
 module holds only what a game in progress runs scan after scan (a lift, a
-move followed, made and told).  The rest is in parts imported when needed and
-dropped at the end of the scan that no longer needs them (drop_parts, which
-the app calls after each scan, unload.py): ctlrare.py (the menu, the set-up's
-start, buttons, link requests, new and resumed games, undo: loaded for the
-call), ctlmismatch.py (kept while a mismatch or the set-up lasts), ctlplacing.py
-(kept while placing).  The methods here stay the controller's interface.
+move followed, made and told, and the presses of every game).  The rest is in
+parts imported when needed and dropped at the end of the scan that no longer
+needs them (drop_parts, which the app calls after each scan, unload.py):
+ctlrare.py (the menu, the set-up's start, the rarer buttons, link requests,
+new and resumed games, undo: loaded for the call), ctlhint.py (the hint
+search, in an idle scan), ctlmismatch.py (kept while a mismatch or the set-up
+lasts), ctlplacing.py (kept while placing).  The interface's rarer calls are
+ctlrare's functions, found through __getattr__ (see there).
 """
 try:
     from micropython import const
