@@ -17,6 +17,7 @@ import pytest
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="pseudo-terminals are POSIX only")
 
 SOWLIGHT = [sys.executable, "-m", "sowlight"]
+MOVES = 16          # the game synced: long enough that a sync takes a while
 
 
 def test_a_sync_killed_mid_way_and_run_again_archives_every_move_once(tmp_path):
@@ -31,10 +32,12 @@ def test_a_sync_killed_mid_way_and_run_again_archives_every_move_once(tmp_path):
     try:
         path = board.stdout.readline().decode().strip()
         assert path.startswith("/"), board.stderr.read()
-        status, out, err = run("demo", "--port", path, "--moves", "8", "--seed", "3", "--no-archive")
+        status, out, err = run("demo", "--port", path, "--moves", str(MOVES), "--seed", "3", "--no-archive")
         assert status == 0, out + err
         kills = 0
-        for delay in (0.3, 0.5, 0.7, 0.9, 1.2):
+        # From before the sync has connected to well into it: a sync that completes leaves the
+        # next ones nothing to do, so the first moments are the short ones.
+        for delay in (0.05, 0.15, 0.3, 0.5, 0.7, 0.9, 1.2):
             p = subprocess.Popen(SOWLIGHT + ["sync", "--port", path, "--db", db], stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL, env=env)
             time.sleep(delay)
@@ -48,7 +51,7 @@ def test_a_sync_killed_mid_way_and_run_again_archives_every_move_once(tmp_path):
         status, out, err = run("games", "list", "--db", db, "--json")
         assert status == 0, err
         (row,) = json.loads(out)
-        assert row["moves"] == 8 and row["board_game"] == 1
+        assert row["moves"] == MOVES and row["board_game"] == 1
         status, out, err = run("board", "info", "--port", path, "--json")
         assert status == 0, err
         info = json.loads(out)
