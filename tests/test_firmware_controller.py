@@ -569,7 +569,7 @@ def test_a_free_placing_stage_is_guided_by_the_leds_and_journalled_on_load_cells
     sent = [m for m in c.outbox if m["type"] == "move"]
     assert [m["move"] for m in sent] == [r["move"] for r in moves]
     assert [m["ply"] for m in sent] == [r["ply"] for r in moves]
-    assert all(m["trace"] == [["place", m["move"][1], m["move"][2], -1]] for m in sent
+    assert all([list(s) for s in m["trace"]] == [["place", m["move"][1], m["move"][2], -1]] for m in sent
                if isinstance(m["move"], list) and m["move"][0] == "place")
     check_messages(c)
 

@@ -369,12 +369,14 @@ def _write(v, out, depth):
             else:
                 _write(x, out, depth + 1)
         out.append("}" if sep == "," else "{}")
-    elif t is list or t is tuple:
+    elif t is list or isinstance(v, tuple):
         if depth >= _MAX_DEPTH:
             raise _more("too_deep")
         # A list of integers and plain ASCII words (pits, trace steps) is
         # written by the C json module: its output for those is canonical on
         # both CPython and MicroPython, and it is many times faster there.
+        # (A named tuple, a trace's Step, is made a plain one first: MicroPython's
+        # json writes a named tuple as its repr.)
         for x in v:
             tx = type(x)
             if tx is int or (tx is str and _is_plain(x)):
@@ -382,7 +384,7 @@ def _write(v, out, depth):
             break
         else:
             if _C_LISTS:
-                out.append(json.dumps(v, separators=_SEPARATORS))
+                out.append(json.dumps(v if t is list or t is tuple else tuple(v), separators=_SEPARATORS))
                 return
         sep = "["
         for x in v:

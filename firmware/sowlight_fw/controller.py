@@ -79,7 +79,7 @@ _HINT = const(8)
 _RARE_CALLS = ("command", "new_game", "set_position", "resume", "fail", "recover", "enter_service", "leave_service")
 
 _MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (the frame limit is 4 KB)
-_STEPS_A_SCAN = 24           # trace steps an idle scan writes out for a `move` message
+_STEPS_A_SCAN = 24           # steps an idle scan tells the link of (`step` events: a quarter of these)
 
 
 def _jsonable(move):
@@ -90,31 +90,8 @@ def _jsonable(move):
 
 # Messages for the link are made in idle scans, a few steps' worth a scan (Controller._idle):
 # each job's work(ctl, most) puts what it has made into ctl.outbox, True once it is done.
-
-class _MoveMessage:
-    """A `move` message whose trace (Steps: (kind, pit, count, to) tuples) becomes the
-    protocol's lists a few steps at a time."""
-
-    def __init__(self, msg, steps):
-        self.msg = msg
-        self.steps = steps
-        if steps is not None:
-            msg["trace"] = []
-
-    def work(self, ctl, most):
-        steps = self.steps
-        if steps is not None:
-            out = self.msg["trace"]
-            i = len(out)
-            end = min(len(steps), i + most)
-            while i < end:
-                out.append(list(steps[i]))
-                i += 1
-            if i < len(steps):
-                return False
-        ctl.outbox.append(self.msg)
-        return True
-
+# A `move` message is queued whole (a dict: its trace is the move's Step tuples, which the
+# codec writes as lists when the link sends it).
 
 class _StepMessages:
     """The `step` events of steps the hands made (dropped, lifted), a few a scan."""
@@ -620,11 +597,10 @@ class Controller:
         """Journal a move played and tell the link (its trace: the Steps the hands made)."""
         rec = {"kind": "move", "player": player, "move": _jsonable(move), "name": name}
         self._record(rec)
-        msg = {"type": "move", "game": self.game_no, "ply": self.ply, "player": player, "move": rec["move"],
-               "name": name, "trace": None, "pos": self._pos(self.game)}
-        # The trace is written out for the link in idle scans, a few steps a scan: a long
-        # relay's would hold up the lights of the next turn.
-        self._later.append(_MoveMessage(msg, trace if len(trace) <= _MAX_TRACE_STEPS else None))
+        # Sent in an idle scan, after the `step` events of the move.
+        self._later.append({"type": "move", "game": self.game_no, "ply": self.ply, "player": player,
+                            "move": rec["move"], "name": name,
+                            "trace": trace if len(trace) <= _MAX_TRACE_STEPS else None, "pos": self._pos(self.game)})
 
     def _next_turn(self, trail=None):
         """After a move: the game's end, or the next player's turn."""
@@ -771,6 +747,8 @@ class Controller:
             self.outbox.append({"type": "leds", "lit": self.lit(), "game": self.game_no})
         elif job == "state":
             self.outbox.append(self.state_message())
+        elif type(job) is dict:
+            self.outbox.append(job)     # (a `move` message)
         else:
             return job.work(self, most)
         return True

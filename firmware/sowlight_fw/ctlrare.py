@@ -115,7 +115,7 @@ def init(ctl, board, game_factory=None, clock=None, settings=None, variants=None
     ctl._said = (bytearray(n), bytearray(n), bytearray(n))   # roles, alternates, counts the last `leds` said
     ctl.records = []
     ctl.outbox = []
-    ctl._later = []                    # messages finished in idle scans (_MoveMessage, _StepMessages, "leds", "state")
+    ctl._later = []                    # messages finished in idle scans (`move` dicts, _StepMessages, "leds", "state")
     ctl._due = 0                       # the pieces of work a finished move still leaves (_work_due)
     ctl._made = None                   # that move: (trail, move, trace)
     ctl._dirty = False                 # an observation waits to be looked at (_work_due came first)
