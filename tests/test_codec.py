@@ -845,3 +845,21 @@ def test_codec_on_micropython_gives_the_same_bytes_and_decodes_the_same(micropyt
     assert result["items"] == describe(items)
     assert result["errors"] == d.errors
     assert result["crc"] == [0xCBF43926] * 2 + [binascii.crc32(stream)] * 2
+
+
+def test_a_move_message_whose_trace_is_step_tuples_is_written_as_lists_on_both_interpreters(micropython):
+    # The board queues a `move` message with the move's Step tuples (named tuples) as its trace;
+    # MicroPython's json would write a named tuple as its repr, so the codec makes them plain.
+    import mancala
+    trace = list(mancala.Game("kalah").play(2))
+    as_lists = {"game": 1, "ply": 1, "player": 0, "move": 2, "name": "C", "pos": {"pits": [1], "stores": [0, 0], "to_move": 1},
+                "trace": [list(s) for s in trace]}
+    frame = encode(7, "move", dict(as_lists, trace=trace))
+    assert frame == encode(7, "move", as_lists)
+    assert json.loads(frame.decode().split(" ", 2)[2].rsplit(" ", 1)[0])["trace"][0] == ["lift", 2, 4, -1]
+    got = micropython.run(
+        "import mancala\nfrom sowlight_fw import codec\n"
+        "t = list(mancala.Game('kalah').play(2))\n"
+        "p = {'game': 1, 'ply': 1, 'player': 0, 'move': 2, 'name': 'C', 'pos': {'pits': [1], 'stores': [0, 0], 'to_move': 1}, 'trace': t}\n"
+        "print(codec.encode(7, 'move', p).decode())\n").strip().splitlines()[-1]
+    assert got.encode() + b"\n" == frame
