@@ -9,7 +9,7 @@ import json
 import random
 from pathlib import Path
 from fakeload import FAKES, load_fake
-from testgames import counting_4x8
+from testgames import board_4x8, replayed
 
 import pytest
 
@@ -157,16 +157,12 @@ def test_hands_that_follow_the_leds_play_a_whole_game(kind, variant, seed):
 def test_omweso_is_played_to_the_end_on_a_four_row_board(kind):
     if "omweso" not in mancala.variants():
         pytest.skip("Omweso is not playable in this rules core yet")
-    board = counting_4x8() if kind == "load-cells" else preset("4x8")
-    h = hands.start(board, "omweso", seed=1)
+    h = hands.start(board_4x8(kind), "omweso", seed=1)
     h.play(20000)
     c = h.c
     assert c.state == "over" and c.game.is_over()
     assert h.seeds.counts == hands.expected_counts(c)
-    g = mancala.Game("omweso")
-    for r in c.records:
-        if r["kind"] == "move":
-            g.play(r["move"] if isinstance(r["move"], int) else tuple(r["move"]))
+    g = replayed("omweso", c.records)
     assert g.cells() == c.game.cells()
     check_messages(c)
 

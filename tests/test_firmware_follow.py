@@ -6,21 +6,15 @@ points, far too long for a board's step and too big for its memory.
 """
 import json
 import random
-from pathlib import Path
+
 from fakeload import load_fake
-from testgames import counting_4x8, positions
+from testgames import board_4x8, positions, replayed
 
 import pytest
 
 import mancala
 from mancala.trace import Step
-from sowlight_fw import config
 from sowlight_fw.follow import Follower, _lifts, _pit_of, new_move, placing
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-
 
 hands = load_fake("hands")
 
@@ -158,17 +152,12 @@ def test_a_follower_on_an_omweso_turn_traces_only_the_lifted_pits_moves(variant,
 @pytest.mark.parametrize("variant", ["kombe", "omweso"])
 @pytest.mark.parametrize("kind", ["load-cells", "occupancy"])
 def test_a_whole_four_row_game_is_played_by_the_hands(variant, kind):
-    board = counting_4x8() if kind == "load-cells" else config.check(
-        json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text()))
-    h = hands.start(board, variant, seed=2)
+    h = hands.start(board_4x8(kind), variant, seed=2)
     h.play(40000)
     c = h.c
     assert c.state == "over" and c.game.is_over()
     assert h.seeds.counts == hands.expected_counts(c)
-    g = mancala.Game(variant)
-    for r in c.records:
-        if r["kind"] == "move":
-            g.play(r["move"] if isinstance(r["move"], int) else tuple(r["move"]))
+    g = replayed(variant, c.records)
     assert g.cells() == c.game.cells() and g.outcome() == c.game.outcome()
 
 

@@ -9,20 +9,17 @@ import contextlib
 import io
 import json
 import random
-from pathlib import Path
 
 import pytest
 from fakeload import load_fake
-from testgames import counting_4x8, positions
+from testgames import board_4x8, positions, replayed
 
 import mancala
 from mancala.trace import Trace
 from mancala.variants.omweso import Omweso
-from sowlight_fw import config
 from sowlight_fw.follow import Follower, _lifts, _pit_of, new_move
 from sowlight_fw.followwalk import _CHUNK
 
-ROOT = Path(__file__).resolve().parent.parent
 hands = load_fake("hands")
 
 FAMILY = ["omweso", "coro", "kombe", "mongale", "aweet", "mongola-driedger"]
@@ -292,16 +289,12 @@ def played(board, variant, seed):
 @pytest.mark.parametrize("variant,seed", [("kombe", 2), ("omweso", 2), ("mongale", 3), ("coro", 4)])
 @pytest.mark.parametrize("kind", ["load-cells", "occupancy"])
 def test_a_whole_game_is_the_same_walked_as_with_every_trace_built_at_once(variant, seed, kind, monkeypatch):
-    board = counting_4x8() if kind == "load-cells" else config.check(
-        json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text()))
+    board = board_4x8(kind)
     h, frames = played(board, variant, seed)
     c = h.c
     assert c.state == "over" and c.game.is_over()
     assert h.seeds.counts == hands.expected_counts(c)
-    g = mancala.Game(variant)
-    for r in c.records:
-        if r["kind"] == "move":
-            g.play(r["move"] if isinstance(r["move"], int) else tuple(r["move"]))
+    g = replayed(variant, c.records)
     assert g.cells() == c.game.cells() and g.outcome() == c.game.outcome()
     # The same game with a pit's traces all built when it is lifted (as before walking): the
     # same lights at every call, the same records and link messages.

@@ -49,3 +49,20 @@ def counting_4x8():
     """counting_4x8_raw(), checked: the Board."""
     from sowlight_fw import config
     return config.check(counting_4x8_raw())
+
+
+def board_4x8(kind):
+    """The 4x8 board with load cells ("load-cells") or its preset's occupancy sensors."""
+    if kind == "load-cells":
+        return counting_4x8()
+    from sowlight_fw import config
+    return config.check(json.loads((ROOT / "hardware" / "boards" / "4x8.json").read_text()))
+
+
+def replayed(variant, records):
+    """The game a controller's journal records make, played again by the rules core alone."""
+    g = mancala.Game(variant)
+    for r in records:
+        if r["kind"] == "move":
+            g.play(r["move"] if isinstance(r["move"], int) else tuple(r["move"]))
+    return g

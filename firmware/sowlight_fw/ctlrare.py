@@ -13,7 +13,7 @@ import mancala
 from mancala.errors import RulesError, IllegalMoveError
 
 from . import config as _config
-from .controller import (MENU_STATE, SETUP, AWAIT, MOVE, TURN_OVER, PLACING, OVER, ERROR_STATE, SELF_TEST,
+from .controller import (MENU_STATE, SETUP, MOVE, PLACING, OVER, ERROR_STATE, SELF_TEST,
                          CALIBRATING, _PLAY, BUTTONS, SERVICE_ITEMS)
 from .follow import Follower, placing
 from .observe import Observer
