@@ -124,9 +124,10 @@ def test_a_moves_undo_record_is_small_on_micropython(micropython):
 
 # ----- a bounded history (limit_undo): what a board keeps -----------------------------------------
 
-def _random_line(g, seed, plies=150, undo_every=0):
+def _random_line(g, seed, plies=150, undo_every=0, relimit=None):
     """Random moves (play and push in turn), and with undo_every a move taken back and made again
-    now and then (as a board's follower traces one, and as hands take one back)."""
+    now and then (as a board's follower traces one, and as hands take one back); with relimit,
+    limit_undo(relimit) after each move, as a board calls it."""
     rnd = random.Random(seed)
     for ply in range(plies):
         if g.is_over():
@@ -139,6 +140,8 @@ def _random_line(g, seed, plies=150, undo_every=0):
         if undo_every and ply % undo_every == 0:
             g.undo()
             g.play(move)
+        if relimit:
+            g.limit_undo(relimit)
     return g
 
 
@@ -166,6 +169,44 @@ def test_a_bounded_history_plays_the_same_game_on_the_boards_code_paths(name, bo
     g.limit_undo(2)
     _random_line(g, 4, undo_every=5)
     assert _summary(g) == _summary(whole)
+
+
+@pytest.mark.parametrize("board_paths", [False, True])
+def test_limit_undo_again_lets_go_of_the_spare_record_so_a_move_tried_and_taken_back_costs_nothing(board_paths, monkeypatch):
+    if board_paths:
+        monkeypatch.setattr(game_module, "_CPYTHON", False)
+        monkeypatch.setattr(game_module, "_TUPLE_HASH", False)
+    for seed, whole in _repetition_game():
+        g = mancala.Game("oware")
+        g.limit_undo(3)
+        _random_line(g, seed, plies=1000, undo_every=5, relimit=3)
+        # The same game to its end, repetition rule included, with `most` records kept.
+        assert g.outcome() == whole.outcome() and g.moves_played() == whole.moves_played()
+        assert len(g._hist.recs) == 3
+        break
+    # A game after limit_undo again: every move tried and taken back (a board's follower tracing the
+    # next move) leaves the records and the repetition table untouched, even after a capture.
+    g = mancala.Game("oware")
+    g.limit_undo(2)
+    rnd = random.Random(7)
+    tried = captures = 0
+    while not g.is_over() and g.ply < 300:
+        before = sum(g.pits)
+        g.play(rnd.choice(g.legal_moves()))
+        captures += sum(g.pits) < before
+        g.limit_undo(2)
+        recs, seen, kept = g._hist.recs, g._seen, list(g._hist.recs)
+        for m in g.legal_moves():
+            g.play(m)
+            g.undo()
+            tried += 1
+            assert g._seen is seen and g._hist.recs == kept and recs is g._hist.recs
+    assert captures > 5 and tried > 100
+    # Still two moves can be taken back, and no more.
+    g.undo()
+    g.undo()
+    with pytest.raises(mancala.UndoLimitError):
+        g.undo()
 
 
 def test_undo_past_the_bound_is_refused_saying_why():

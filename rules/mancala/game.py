@@ -737,7 +737,9 @@ class Mancala:
     def limit_undo(self, most):
         """Keep the undo records of the last moves only: at least `most` (a board's heap stops
         growing with the game).  undo() further back raises UndoLimitError; moves_played(),
-        ply and the repetition rule stay exact.  See docs/rules.md, "Undo on a board"."""
+        ply and the repetition rule stay exact.  Called again (a board does, after each move)
+        it lets go at once of the one record kept spare since.  See docs/rules.md, "Undo on a
+        board"."""
         from .recent import limit   # (loaded by the games that keep few records only: a board's)
         limit(self, most)
 

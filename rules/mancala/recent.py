@@ -12,7 +12,8 @@ class Recent:
 
     The records of the last most + 1 moves are kept, so that `most` can always be taken
     back: a move played and taken back at once (a board's follower tracing it) takes
-    nothing from the others.  In a variant whose pits never gain seeds (pits_drain), a
+    nothing from the others.  limit_undo() called again lets go of that spare one at once (a
+    board does after each real move), so that such a move does not even pay for letting one go.  In a variant whose pits never gain seeds (pits_drain), a
     record let go with more seeds in the pits than the oldest position undo can reach
     lets the repetition rule forget every position before that one: none can come back."""
 
@@ -38,18 +39,19 @@ class Recent:
     def append(self, rec):
         self.recs.append(rec)
         if len(self.recs) > self.most + 1:
-            self.trim(False)
+            self.trim(False, 1)
 
     def pop(self):
         if not self.recs:
             raise UndoLimitError("only the last %d moves can be taken back" % self.most)
         return self.recs.pop()
 
-    def trim(self, now):
+    def trim(self, now, spare):
         # now: the game's position is not the last record's (limit_undo, not append).
+        # Keeps most + spare records.
         recs = self.recs
         g = self.g
-        while len(recs) > self.most + 1:
+        while len(recs) > self.most + spare:
             gone = recs.pop(0)
             self.moves.append(gone[0])
             self.movers.append(gone[2])
@@ -78,11 +80,11 @@ class Recent:
 
 
 def limit(game, most):
-    """Mancala.limit_undo(most)."""
+    """Mancala.limit_undo(most): `most` records kept (the next move played keeps one more)."""
     if not (isinstance(most, int) and most > 0):
         raise ValueError("limit_undo: a number of moves, 1 or more, not %r" % (most,))
     h = game._hist
     if type(h) is list:
         h = game._hist = Recent(game, h, [], bytearray(), most)
     h.most = most
-    h.trim(True)
+    h.trim(True, 0)
