@@ -122,6 +122,41 @@ def test_a_game_played_scan_by_scan_loads_no_part_for_its_start_end_or_messages(
 
 
 @pytest.mark.parametrize("kind", sorted(BOARDS))
+def test_the_game_lets_go_of_an_old_undo_record_in_an_idle_scan_never_while_a_move_is_traced(kind, monkeypatch):
+    # The board keeps the last UNDO_MOVES moves' undo records (limit_undo).  Letting one go
+    # after a capture counts Oware's repetition positions again: the scan that did it along
+    # with tracing the next move (its steps played and taken back) took 16 ms on an RP2040.
+    # So the board lets it go (limit_undo again) in an idle scan of its own after each move, and
+    # a move played and taken back never has to (Recent.append's trim).
+    from mancala import recent
+    from sowlight_fw.controller import UNDO_MOVES
+    trims = []
+    real = recent.Recent.trim
+
+    def trim(self, now, spare):
+        trims.append((now, spare, len(self.recs)))
+        return real(self, now, spare)
+
+    monkeypatch.setattr(recent.Recent, "trim", trim)
+    h = hands.start(BOARDS[kind](), "oware", seed=2)
+    h.play(5000)
+    for t in range(200):
+        if not h.c._later:
+            break
+        h.c.tick(h.now + 20 * (t + 1))
+    c = h.c
+    assert c.state == "over" and c.ply > 100
+    assert [t for t in trims if not t[0]] == []                  # none on a move played (a probe's)
+    assert len([t for t in trims if t[1] == 0]) >= c.game.ply - UNDO_MOVES - 2   # one after each move
+    assert len(c.game._hist.recs) == UNDO_MOVES
+    # The last UNDO_MOVES moves can still be taken back, one by one, and not one more.
+    for _ in range(UNDO_MOVES):
+        c.game.undo()
+    with pytest.raises(mancala.UndoLimitError):
+        c.game.undo()
+
+
+@pytest.mark.parametrize("kind", sorted(BOARDS))
 @pytest.mark.parametrize("variant,seed", [("oware", 1), ("oware", 2), ("kalah", 3)])
 def test_hands_that_follow_the_leds_play_a_whole_game(kind, variant, seed):
     board = BOARDS[kind]()
@@ -874,7 +909,7 @@ def test_a_game_resumes_from_its_records_and_plays_on():
 def test_undo_goes_back_the_last_moves_the_game_keeps_and_says_so_past_them():
     # The board's game keeps undo records for its last UNDO_MOVES moves (the rules core's
     # limit_undo: the heap does not grow with the game); the journal has every move.
-    from sowlight_fw.ctlrare import UNDO_MOVES
+    from sowlight_fw.controller import UNDO_MOVES
     board = preset("2x6-stores-hx711")
     h = hands.start(board, "oware", seed=5)
     c = h.c

@@ -76,6 +76,11 @@ _MISMATCH = const(2)
 _PLACING = const(4)
 _HINT = const(8)
 
+# Moves a game on the board can always take back: the rules core keeps undo records for these
+# only (limit_undo), so the game's history does not grow the heap move after move (the whole game
+# is in the journal).
+UNDO_MOVES = const(16)
+
 _RARE_CALLS = ("command", "new_game", "set_position", "resume", "fail", "recover", "enter_service", "leave_service")
 
 _MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (the frame limit is 4 KB)
@@ -181,19 +186,22 @@ class Controller:
         elif changed or self._dirty:
             self._dirty = False
             self._observed(now)
-        else:
-            self._check_quiet(now)
-            if not self.observer.moved:
-                self._idle()    # (not while readings move: hands over the board, a scan's work is theirs)
+        elif not self._check_quiet(now) and not self.observer.moved:
+            # (Not while readings move: hands over the board, a scan's work is theirs; nor in the
+            # scan that found the board quiet, and flagged it or took what was placed.)
+            self._idle()
 
     def _idle(self):
         # Nothing happened: a good moment for the work a move's end leaves, one piece a
         # scan: the messages for the link, the next move's traces, then the hint search
         # (up to hint_ms).
         mv = self.follower.mv
-        if self._later:
-            if self._work(self._later[0], _STEPS_A_SCAN):
-                self._later.pop(0)
+        later = self._later
+        while later and type(later[0]) is dict:
+            self.outbox.append(later.pop(0))    # (a `move` message, made already: no work)
+        if later:
+            if self._work(later[0], _STEPS_A_SCAN):
+                later.pop(0)
         elif mv is not None and mv.prebuild and mv.building():
             mv.build_one()
         elif self._hint_due:
@@ -394,6 +402,7 @@ class Controller:
             else:
                 self._mismatch().flag(self)
             self._refresh()
+            return True
 
     def _follow(self, now):
         """Find what the hands did; advance; or note that the board disagrees."""
@@ -572,6 +581,10 @@ class Controller:
             name = g.move_name(move)
             g.push(move)
             self._played(player, move, name, self._made[2])
+            # The undo record the game would let go of at its next play (and after a capture
+            # count its repetition positions again): let go in the first idle scan, before the
+            # next move is traced (its steps played and taken back) in others.
+            self._later.insert(0, "trim")
             self._due = 2
         elif d == 2:
             self.follower.start(self.game, self.gmap)
@@ -742,8 +755,13 @@ class Controller:
             self._work(later.pop(0), 1 << 30)
 
     def _work(self, job, most):
-        """Make (some of) a queued message; True once it is done."""
-        if job == "leds":
+        """Make (some of) a queued message, or let go of the game's spare undo record; True
+        once it is done."""
+        if job == "trim":
+            limit = getattr(self.game, "limit_undo", None)
+            if limit is not None:
+                limit(UNDO_MOVES)       # (the one record kept spare since the last call goes)
+        elif job == "leds":
             self.outbox.append({"type": "leds", "lit": self.lit(), "game": self.game_no})
         elif job == "state":
             self.outbox.append(self.state_message())

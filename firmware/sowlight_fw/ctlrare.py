@@ -14,7 +14,7 @@ from mancala.errors import RulesError, IllegalMoveError
 
 from . import config as _config
 from .controller import (MENU_STATE, SETUP, MOVE, PLACING, OVER, ERROR_STATE, SELF_TEST,
-                         CALIBRATING, _PLAY, BUTTONS, SERVICE_ITEMS)
+                         CALIBRATING, _PLAY, BUTTONS, SERVICE_ITEMS, UNDO_MOVES)
 from .follow import Follower, placing
 from .observe import Observer
 
@@ -49,10 +49,6 @@ DEFAULTS = {
 }
 
 _MAX_MSG = 160               # error texts on the link are at most this long
-# Moves a game on the board can always take back: the rules core keeps undo records for these
-# only (limit_undo), so the game's history does not grow the heap move after move (the whole game
-# is in the journal).
-UNDO_MOVES = 16
 
 
 def fitting_variants(board, names=None):
@@ -115,7 +111,7 @@ def init(ctl, board, game_factory=None, clock=None, settings=None, variants=None
     ctl._said = (bytearray(n), bytearray(n), bytearray(n))   # roles, alternates, counts the last `leds` said
     ctl.records = []
     ctl.outbox = []
-    ctl._later = []                    # messages finished in idle scans (`move` dicts, _StepMessages, "leds", "state")
+    ctl._later = []                    # work of idle scans: messages (`move` dicts, _StepMessages, "leds", "state"), "trim"
     ctl._due = 0                       # the pieces of work a finished move still leaves (_work_due)
     ctl._made = None                   # that move: (trail, move, trace)
     ctl._dirty = False                 # an observation waits to be looked at (_work_due came first)
