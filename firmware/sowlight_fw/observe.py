@@ -51,6 +51,7 @@ class Observer:
         # included).  Only these need looking at on a scan; every other cell's reading is
         # its stable value, held still up to the last settle().
         self.active = []
+        self.listed = bytearray(cells)   # 1 for a cell in active (a look-up, where `in` compares each)
         self.moved = False   # a reading (not a noisy one) changed in the last scan: the board is not idle
         self._settled_at = now_ms
 
@@ -64,6 +65,7 @@ class Observer:
         self.moved = False
         changed = False
         active = self.active
+        listed = self.listed
         noisy = self.noisy
         flips = self.flips
         for c in range(self.cells):
@@ -73,14 +75,15 @@ class Observer:
             if v is None:
                 raw[c] = None
                 continue
-            if raw[c] != _NEVER and raw[c] is not None and c not in active:
-                # It had held still up to the last scan: that is when it last held (settle()
-                # would have said so there, had it looked at this cell).
-                self.held[c] = self._settled_at
+            if not listed[c]:
+                listed[c] = 1
+                active.append(c)
+                if raw[c] != _NEVER and raw[c] is not None:
+                    # It had held still up to the last scan: that is when it last held (settle()
+                    # would have said so there, had it looked at this cell).
+                    self.held[c] = self._settled_at
             raw[c] = v
             self.since[c] = now
-            if c not in active:
-                active.append(c)
             if noisy[c]:
                 continue
             self.moved = True
@@ -118,6 +121,7 @@ class Observer:
                 i += 1
                 continue
             active.pop(i)
+            self.listed[c] = 0
             v = raw[c]
             self.flips[c] = 0
             self.held[c] = now
