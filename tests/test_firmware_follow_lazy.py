@@ -305,6 +305,83 @@ def test_a_whole_game_is_the_same_walked_as_with_every_trace_built_at_once(varia
     assert frames2 == frames
 
 
+def _fewest_steps(f, traces, made, obs):
+    """What lookahead() must find, by brute force: the traces that go the way the hands went,
+    looked along from the steps made for the first step after which the board shows `obs`; the
+    fewest such steps, and the beginning those traces share."""
+    i = len(made)
+    best = None
+    winners = []
+    for steps in traces:
+        if steps[:i] != made:
+            continue
+        sc = list(f.counts)
+        for j in range(i, len(steps)):
+            f.apply(sc, steps[j])
+            if f.bad(obs, sc) == 0:
+                d = j - i + 1
+                if best is None or d < best:
+                    best, winners = d, [steps]
+                elif d == best:
+                    winners.append(steps)
+                break
+    if best is None:
+        return None, None, False
+    n = 0
+    while n < best and all(w[i + n] == winners[0][i + n] for w in winners):
+        n += 1
+    return best, winners[0][i:i + n], n < best
+
+
+@pytest.mark.parametrize("variant", ["kombe", "omweso", "oware"])
+@pytest.mark.parametrize("counting", [False, True])
+def test_hands_some_steps_ahead_are_found_where_the_fewest_steps_explain_the_board(variant, counting):
+    # The hands may make several steps between two looks (a quick sowing; steps the sensors
+    # cannot see).  Whatever the follower walks or skips, it finds the fewest next steps after
+    # which the board is as seen, and goes no further than the traces that do so agree.
+    rnd = random.Random("%s/%s" % (variant, counting))
+    looks = ahead = 0
+    for g in positions(variant, games=2, plies=30, seed=3):
+        if g.is_over() or rnd.random() < 0.6:
+            continue
+        g = g.copy()
+        g._legal = None
+        n = g.n_pits + g.players
+        traces = [list(g.copy().play(m)) for m in g.legal_moves()]
+        f = Follower(n, counting)
+        for c in range(n):
+            f.care[c] = 1 if counting or rnd.random() < 0.8 else 0
+        f.start(g, tuple(range(n)))
+        steps = rnd.choice(traces)
+        board = list(f.counts)
+        made = []
+        k = 0
+        while k < len(steps):
+            chunk = steps[k:k + rnd.choice((1, 2, 3, 5, 8))]
+            for s in chunk:
+                f.apply(board, s)
+            k += len(chunk)
+            obs = [(x if counting else int(x > 0)) if f.care[c] else -1 for c, x in enumerate(board)]
+            want = _fewest_steps(f, traces, made, obs)
+            depth, got, amb = f.lookahead(obs, 400)
+            looks += 1
+            if want[0] is None:
+                assert depth is None
+                break
+            if f.bad(obs, f.counts) == 0:
+                assert depth == 0           # (steps the sensors cannot see: nothing to find yet)
+                continue
+            assert (depth, list(got), amb) == want
+            ahead += depth > 1
+            f.advance_run(got)
+            made += got
+            assert f.index == len(made)
+            if amb:
+                break
+            assert f.bad(obs, f.counts) == 0                     # the board is as the follower expects
+    assert looks > 30 and ahead > 5, (looks, ahead)
+
+
 # ----- on MicroPython ----------------------------------------------------------------
 
 VM_TURN = """

@@ -436,6 +436,11 @@ class Controller:
                     self._dirty = True      # looked at again once the move is played
                     return
                 self._unmask(obs)
+                if not ambiguous and len(steps) == depth and not self.faulty:
+                    # The board matches once these steps are made (so the look found them):
+                    # the look again would find it so.
+                    self._settled()
+                    return
             if ambiguous:
                 # The board matches more than one way the hands could have gone: wait.
                 self._settled()

@@ -443,13 +443,18 @@ class Follower:
     def advance_run(self, steps):
         """The hands made `steps`, in order (what lookahead() found): advance() each."""
         mv = self.mv
-        paths = mv.paths() if mv is not None else ()
-        if len(paths) == 1 and not mv._todo and self.index:
-            st = paths[0][1]
+        if mv is not None and not mv._todo and self.index:
             i = self.index
-            if st[i:i + len(steps)] == steps:
+            paths = mv.paths()
+            if len(paths) == 1 and paths[0][1][i:i + len(steps)] == steps:
                 # One trace left, and the hands follow it: no narrowing to do.
                 mv._seen.extend(steps)
+            elif mv._walks is not None:
+                # Several traces (the Omweso family's): sorted out once for all the steps.
+                mv.advance_many(steps)
+            else:
+                i = -1
+            if i >= 0:
                 counts = self.counts
                 for s in steps:
                     self.apply(counts, s)
@@ -584,7 +589,8 @@ class Follower:
                 # (A game that lists a pit's moves itself has its untouched pits' traces
                 # never built: all of them would not fit a board's memory.)
                 return found if found[0] is not None else self._look(obs, base, limit)
-        elif self.index:
+        skip = 0
+        if self.index:
             # The usual case: the next step the sensors can see is forced, and the board
             # shows it made (the steps before it, unseen, changed nothing they look at).
             run, seen, ends = self.forced_run(limit)
@@ -596,47 +602,55 @@ class Follower:
                     bad = self.apply(sc, s, bad, obs)
                 if bad == 0:
                     return len(run), run, False
+            # Else the hands went further: every trace makes the run's unseen steps first, so
+            # the look starts after them (from forced_run's cells: self.ahead).
+            skip = len(run) - (1 if seen else 0)
         self.ready()
-        return self._look(obs, base, limit)
+        return self._look(obs, base, limit, skip)
 
-    def _look(self, obs, base, limit):
+    def _look(self, obs, base, limit, skip=0):
+        # skip: the first steps every trace makes, none the sensors see (forced_run's).
         counts = self.counts
         i = self.index
         mv = self.mv
         if mv._open:
             mv.reach(i)
-        # One step first, along every trace: the usual case (the hands made one step
-        # since the last look), found without a copy of the counts for each trace.
-        winners = []
-        for p in mv.paths():
-            steps = p[1]
-            if i < len(steps) and self._peek(counts, steps[i], base, obs) == 0:
-                winners.append(steps)
-        if winners:
-            s = winners[0][i]
-            for steps in winners:
-                if steps[i] != s:
-                    return 1, [], True
-            return 1, [s], False
+        if not skip:
+            # One step first, along every trace: the usual case (the hands made one step
+            # since the last look), found without a copy of the counts for each trace.
+            winners = []
+            for p in mv.paths():
+                steps = p[1]
+                if i < len(steps) and self._peek(counts, steps[i], base, obs) == 0:
+                    winners.append(steps)
+            if winners:
+                s = winners[0][i]
+                for steps in winners:
+                    if steps[i] != s:
+                        return 1, [], True
+                return 1, [s], False
         if mv._walks is None:
-            return self._deep(obs, base, limit)
+            return self._deep(obs, base, limit, skip)
         # Open traces are walked only as deep as the look goes: 8 steps, then 32 ... (a
         # trace that never matches would otherwise be walked to its end in this one step).
         # The fewest steps that match are found in the first round deep enough for them.
-        cap = 8
+        cap = 8 + skip
         while True:
             if cap > limit:
                 cap = limit
             if mv._open:
                 mv.reach(i + cap)
-            found = self._deep(obs, base, cap)
+            found = self._deep(obs, base, cap, skip)
             if found[0] is not None or cap >= limit:
                 return found
             cap *= 4
 
-    def _deep(self, obs, base, limit):
-        counts = self.counts
-        i = self.index
+    def _deep(self, obs, base, limit, skip):
+        # Each trace looked along from step index + skip (the cells then: self.ahead), as
+        # deep as `limit` steps from index.
+        i0 = self.index
+        i = i0 + skip
+        counts = self.ahead if skip else self.counts
         sc = self._scratch
         gmap = self.gmap
         winners = []
@@ -656,12 +670,12 @@ class Follower:
                 sc[:] = counts
                 bad = base
                 end = len(steps)
-                if end > i + best:
-                    end = i + best
+                if end > i0 + best:
+                    end = i0 + best
                 for j in range(i, end):
                     bad = self.apply(sc, steps[j], bad, obs)
                     if bad == 0:
-                        d = j - i + 1
+                        d = j - i0 + 1
                         if d < best:
                             best = d
                             winners = [steps]
@@ -673,11 +687,11 @@ class Follower:
         first = winners[0]
         n = best
         for steps in winners:
-            k = 0
-            while k < n and steps[i + k] == first[i + k]:
+            k = skip
+            while k < n and steps[i0 + k] == first[i0 + k]:
                 k += 1
             n = k
-        return best, first[i:i + n], n < best
+        return best, first[i0:i0 + n], n < best
 
     def next_lift_after_stop(self, obs):
         """When the move could stop here: the move it is, if the next player's lift explains `obs`."""

@@ -160,6 +160,33 @@ class WalkingMove(_Move):
         self._open = n
         self._seen.append(step)
 
+    def advance_many(self, steps):
+        """advance() each of `steps`, the traces kept sorted out once (Follower.advance_run, the
+        hands some steps ahead; not the move's lift).  The look that found the steps walked the
+        traces that far already."""
+        i = len(self._seen)
+        n = len(steps)
+        if self._open:
+            self.reach(i + n - 1)
+        c = self._candidates
+        walks = self._walks
+        keep = []
+        kept = []
+        m = 0
+        for k in range(len(c)):
+            if c[k][1][i:i + n] == steps:
+                keep.append(c[k])
+                kept.append(walks[k])
+                if walks[k] is not None:
+                    m += 1
+        if not keep:
+            for s in steps:
+                self.advance(s)        # (says which step no legal move makes)
+        self._candidates = keep
+        self._walks = kept
+        self._open = m
+        self._seen.extend(steps)
+
     def _keep_pit(self, pit):
         c = self._candidates
         walks = self._walks
