@@ -309,19 +309,35 @@ def test_self_test_lights_every_led_and_reports_a_dead_sensor(fake):
 
 
 def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monkeypatch):
-    # App.loop, what main() runs on a board: a scan, then a pause of SCAN_MS, for good; a service
+    # App.loop, what main() runs on a board: a scan, the garbage collected if the heap runs low,
+    # then a pause of SCAN_MS, for good; a service
     # the menu asked for (a coroutine) is run in between; Ctrl-C (the pause raising
     # KeyboardInterrupt, as sleep_ms does) ends it for main() to catch.
     a = make_app(fake)
     a.boot(0)
     pauses = []
     served = []
+    collected = []
+    free = [80000]
+
+    class GC:
+        # The garbage is collected after a scan, in the pause, once the heap runs low: a
+        # collection never falls inside a scan.
+        @staticmethod
+        def mem_free():
+            free[0] -= 10000        # (each scan's garbage)
+            return free[0]
+
+        @staticmethod
+        def collect():
+            collected.append(a.loops)
+            free[0] = 80000
 
     def sleep_ms(ms):
         pauses.append((ms, a.loops))
         if len(pauses) == 3:
             a.controller.service_request = "self_test"
-        elif len(pauses) == 6:
+        elif len(pauses) == 8:
             raise KeyboardInterrupt
 
     async def service(which):
@@ -329,11 +345,14 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
         a.controller.service_request = None
 
     monkeypatch.setattr(fake.app, "sleep_ms", sleep_ms)
+    monkeypatch.setattr(fake.app, "gc", GC)
     monkeypatch.setattr(a, "service", service)
     with pytest.raises(KeyboardInterrupt):
         a.loop()
-    assert pauses == [(fake.app.SCAN_MS, k) for k in range(1, 7)]
+    assert pauses == [(fake.app.SCAN_MS, k) for k in range(1, 9)]
     assert served == [("self_test", 4)]
+    assert fake.app.GC_BELOW == 48 * 1024
+    assert collected == [4, 8]        # 70000, 60000, 50000, then 40000 free: collected
 
 
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):

@@ -21,6 +21,7 @@ reading half (boot, the laptop's sync: journalread.py), self-test and
 calibration (service.py).  `python bench/bench_heap.py` measures the heap
 (docs/architecture.md, "Memory on the board").
 """
+import gc
 import sys
 
 try:
@@ -45,6 +46,10 @@ from .unload import unload
 VERSION = "0.1.0"
 SW = "sowlight-fw " + VERSION
 SCAN_MS = 20
+# The loop collects the garbage in the pause after a scan once less than this is free: left to
+# MicroPython, a collection (a few ms) comes when some scan finds the heap full, inside it.  A
+# scan allocates less than this (at most 32 KB in bench_firmware.py's games).
+GC_BELOW = 48 * 1024
 REPL_FLAG = "repl_once"
 
 
@@ -182,7 +187,8 @@ class App:
     # ----- the loop -------------------------------------------------------------------------------
 
     def loop(self):
-        """The loop as main() runs it on a board, for good: a scan every SCAN_MS, and self-test or
+        """The loop as main() runs it on a board, for good: a scan, the garbage collected when the
+        heap runs low (GC_BELOW), a pause of SCAN_MS; self-test or
         calibration when the menu asks for one (coroutines: asyncio runs them).  Without asyncio
         otherwise, whose classes would take heap; run() is the same loop as a coroutine."""
         if self.controller is None:
@@ -191,6 +197,8 @@ class App:
             self.step(ticks_ms())
             if self.controller.service_request:
                 _asyncio().run(self.service(self.controller.service_request))
+            if gc.mem_free() < GC_BELOW:
+                gc.collect()            # (in the pause, not in a scan: see GC_BELOW)
             sleep_ms(SCAN_MS)
 
     def run(self, loops=None):
