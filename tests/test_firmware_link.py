@@ -494,7 +494,9 @@ def test_events_stop_when_the_host_has_been_silent_for_10_s_and_start_when_it_sp
     c.send("ping")                                            # the host speaks: events go out again
     a.controller._log("info", "heard again")
     out = step()
-    assert out[0][0] == "pong" and out[1] == ("log", {"level": "info", "msg": "heard again"})
+    # (The lights' `leds` message held back meanwhile may come first: the set-up's lights are
+    # made a scan after the readings that change them.)
+    assert out[0][0] == "pong" and ("log", {"level": "info", "msg": "heard again"}) in out[1:]
 
 
 def test_journal_pages_fit_one_frame(cable):

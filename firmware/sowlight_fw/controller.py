@@ -225,11 +225,12 @@ class Controller:
                 m = self._mismatch()
                 m.overrule(self, m.setup_wrong(self))
                 m.start_play(self)      # (queues the state message)
+                self._show_due = True   # (the first move's lights in the next scan: this one did enough)
             else:
                 self._confirm()
                 if f.index != before or self._due:
                     self._state_later()
-            self._refresh()
+                self._refresh()
             self.render(now_ms)
             return
         if button == "hint" and st == MOVE and not self._due and not self.mismatch and self._selecting():
@@ -391,6 +392,8 @@ class Controller:
             if (f.index, f.mv, self.mismatch, self.wrong, self.trail_lit, self._cares) != before \
                     or self._partial_place() is not None:       # (seeds going in: how many are missing)
                 self._show_due = True
+        elif st == SETUP and self.state == SETUP:
+            self._show_due = True   # (the same for the set-up's lights: a whole board of new readings)
         else:
             self._refresh()
 

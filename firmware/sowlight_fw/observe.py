@@ -113,6 +113,8 @@ class Observer:
         raw = self.raw
         stable = self.stable
         since = self.since
+        listed = self.listed
+        noisy = self.noisy
         debounce = self.debounce_ms
         i = 0
         while i < len(active):
@@ -121,12 +123,12 @@ class Observer:
                 i += 1
                 continue
             active.pop(i)
-            self.listed[c] = 0
+            listed[c] = 0
             v = raw[c]
             self.flips[c] = 0
             self.held[c] = now
-            if self.noisy[c]:
-                self.noisy[c] = 0
+            if noisy[c]:
+                noisy[c] = 0
                 self.events.append((c, False))
             if stable[c] != v:
                 stable[c] = v
