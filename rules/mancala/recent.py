@@ -68,12 +68,17 @@ class Recent:
                 if x > 0:
                     # The repetition keys left: the position before each move kept, and the
                     # game's own (in append the last record's; the next one is _after's).
-                    seen = {}
+                    # Counted again in the same table and the others dropped: a new table
+                    # would be allocated and the old one freed, at every capture.
+                    seen = g._seen
+                    for k in seen:
+                        seen[k] = 0
                     for r in recs:
                         seen[r[3]] = seen.get(r[3], 0) + 1
                     if now:
                         seen[g._key] = seen.get(g._key, 0) + 1
-                    g._seen = seen
+                    for k in [k for k in seen if not seen[k]]:
+                        del seen[k]
 
     def copy(self, game):
         return Recent(game, self.recs[:], self.moves[:], self.movers[:], self.most)
