@@ -351,8 +351,7 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
         a.loop()
     assert pauses == [(fake.app.SCAN_MS, k) for k in range(1, 9)]
     assert served == [("self_test", 4)]
-    assert fake.app.GC_BELOW == 48 * 1024
-    assert collected == [4, 8]        # 70000, 60000, 50000, then 40000 free: collected
+    assert collected == [4, 8]        # 70000, 60000, 50000, then 40000 free (under 48 KB): collected
 
 
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):

@@ -49,7 +49,7 @@ SCAN_MS = 20
 # The loop collects the garbage in the pause after a scan once less than this is free: left to
 # MicroPython, a collection (a few ms) comes when some scan finds the heap full, inside it.  A
 # scan allocates less than this (at most 32 KB in bench_firmware.py's games).
-GC_BELOW = 48 * 1024
+_GC_BELOW = 49152   # 48 KB
 REPL_FLAG = "repl_once"
 
 
@@ -188,7 +188,7 @@ class App:
 
     def loop(self):
         """The loop as main() runs it on a board, for good: a scan, the garbage collected when the
-        heap runs low (GC_BELOW), a pause of SCAN_MS; self-test or
+        heap runs low (_GC_BELOW), a pause of SCAN_MS; self-test or
         calibration when the menu asks for one (coroutines: asyncio runs them).  Without asyncio
         otherwise, whose classes would take heap; run() is the same loop as a coroutine."""
         if self.controller is None:
@@ -197,8 +197,8 @@ class App:
             self.step(ticks_ms())
             if self.controller.service_request:
                 _asyncio().run(self.service(self.controller.service_request))
-            if gc.mem_free() < GC_BELOW:
-                gc.collect()            # (in the pause, not in a scan: see GC_BELOW)
+            if gc.mem_free() < _GC_BELOW:
+                gc.collect()            # (in the pause, not in a scan: see _GC_BELOW)
             sleep_ms(SCAN_MS)
 
     def run(self, loops=None):

@@ -182,6 +182,7 @@ class WalkingMove(_Move):
         if not keep:
             for s in steps:
                 self.advance(s)        # (says which step no legal move makes)
+            return
         self._candidates = keep
         self._walks = kept
         self._open = m
