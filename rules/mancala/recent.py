@@ -12,10 +12,11 @@ class Recent:
 
     The records of the last most + 1 moves are kept, so that `most` can always be taken
     back: a move played and taken back at once (a board's follower tracing it) takes
-    nothing from the others.  limit_undo() called again lets go of that spare one at once (a
-    board does after each real move), so that such a move does not even pay for letting one go.  In a variant whose pits never gain seeds (pits_drain), a
-    record let go with more seeds in the pits than the oldest position undo can reach
-    lets the repetition rule forget every position before that one: none can come back."""
+    nothing from the others.  limit_undo() called again lets go of that spare one at once
+    (a board does after each real move), so that such a move does not even pay for letting
+    one go.  In a variant whose pits never gain seeds (pits_drain), a record let go with
+    more seeds in the pits than the oldest position undo can reach lets the repetition rule
+    forget every position before that one: none can come back."""
 
     def __init__(self, game, recs, moves, movers, most):
         self.g = game
@@ -48,7 +49,7 @@ class Recent:
 
     def trim(self, now, spare):
         # now: the game's position is not the last record's (limit_undo, not append).
-        # Keeps most + spare records.
+        # Keeps most + spare records (append: one spare, for a move tried and taken back).
         recs = self.recs
         g = self.g
         while len(recs) > self.most + spare:
