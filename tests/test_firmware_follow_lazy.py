@@ -27,14 +27,19 @@ FAMILY = ["omweso", "coro", "kombe", "mongale", "aweet", "mongola-driedger"]
 
 def walk_every_way(g, pit, rnd):
     """Every move from `pit` and its trace, by walk() alone (random budgets), in the order the
-    walk offers the letters (default first, depth first: the order of legal_moves())."""
+    walk offers the letters (default first, depth first: the order of legal_moves()).  Each
+    piece short of the turn's end keeps to its budget: a handful is cut where the budget ends,
+    and only the steps that end a handful (a capture's takes, three at most, or a relay's
+    lift) may follow."""
     out = []
     todo = [("", False, [], [])]
     while todo:
         letters, odd, w, steps = todo.pop()
         while True:
             tr = Trace()
-            r = g.walk(pit, letters, w, tr, rnd.randrange(1, 40))
+            budget = rnd.randrange(1, 40)
+            r = g.walk(pit, letters, w, tr, budget)
+            assert r is None or len(tr) <= budget + 3, (pit, letters, budget, list(tr))
             steps = steps + list(tr)
             if r is None:
                 out.append(((pit, letters) if odd else pit, steps))
@@ -189,10 +194,10 @@ def a_turn_with_choices(variant, seed):
             return g, rnd.choice(rich)
 
 
-# The most one walk() call adds: _CHUNK steps, and then the rest of the handful it began
-# (a handful is never cut: a 4x8 board of Kombe holds 64 seeds) and what follows it before
-# the walk can stop (a capture's takes and the end of the game).
-MOST_A_WALK = _CHUNK + 64 + 8
+# The most one walk() call adds: _CHUNK steps (the walk cuts a handful where they run
+# out), and what may follow the handful's last seed before the walk can stop: a capture's
+# takes (three at most) or a relay's lift, and the end of the game (a step per pit).
+MOST_A_WALK = _CHUNK + 3 + 32
 
 
 @pytest.mark.parametrize("variant,seed", [("kombe", 1), ("kombe", 2), ("omweso", 3), ("omweso", 4),

@@ -361,9 +361,18 @@ class Omweso(Staged):
             if at_choice:
                 at_choice = False             # (this lap's handful is sown: its choice comes next)
             elif lap:
-                if mode == _WALK and len(tr) >= budget:
-                    w[:] = (lap, k, d, origin, first, last, None, ci, odd)
-                    return ""
+                if mode == _WALK:
+                    room = budget - len(tr)
+                    if room < k:
+                        # The budget ends inside this handful: sow what it allows, and
+                        # keep the rest in the hand for the next piece (the same seeds
+                        # sown from the last pit reached land where they would have:
+                        # this family never passes over the emptied pit).
+                        if room > 0:
+                            origin = self._sow(origin, room, p, d, tr)
+                            k -= room
+                        w[:] = (lap, k, d, origin, first, last, None, ci, odd)
+                        return ""
                 if short:
                     last = self._sow_hand(origin, k, p, d, tr)
                 else:
@@ -438,7 +447,8 @@ class Omweso(Staged):
         a move (pit, letters)); `w`: a list this keeps where the walk stopped in (empty to
         begin with the lift; a copy, w[:], walks on from there independently: what it
         holds is replaced, never changed in place).  Adds the next steps to `tr` (a
-        Trace), about `budget` of them (a handful is never cut), and returns "" when
+        Trace), `budget` of them (a handful may be cut: its other seeds wait in the hand), or
+        a few more when a capture's takes follow the last one, and returns "" when
         there are more; at choice point number len(letters) it stops and returns the
         letters offered there (default first: append one to `letters` and call again);
         None when the turn is over, tr then ending with the steps play() adds after a
