@@ -8,7 +8,7 @@ from mancala.trace import Trace
 
 from .follow import _Move, KNOWN
 
-_CHUNK = 12      # steps an open trace is walked at a time (WalkingMove._walk)
+_CHUNK = 6       # steps an open trace is walked at a time (WalkingMove._walk; walk() cuts a handful there)
 
 
 class WalkingMove(_Move):
