@@ -106,6 +106,22 @@ def record_game(preset, variant="oware", seed=1, scan_ms=50):
     return calls, h.c.records
 
 
+def write_calls(path, calls):
+    """The calls packed for the VM: their kinds (a string), times, and arguments as indices into a
+    table holding each different one once (a game of Kombe has some 4,000 different scans)."""
+    table = []
+    index = {}
+    args = []
+    for kind, arg, now in calls:
+        key = json.dumps(arg)
+        if key not in index:
+            index[key] = len(table)
+            table.append(arg)
+        args.append(index[key])
+    path.write_text(json.dumps({"kinds": "".join(k for k, _, _ in calls), "args": args,
+                                "nows": [now for _, _, now in calls], "table": table}))
+
+
 # The VM's time.ticks_us() moves in whole milliseconds; the WebAssembly port's `js` module
 # reaches the host's performance.now(), which resolves microseconds (a call costs ~4 us, the
 # same for every timed call).  On a port without it, ticks_us is used.
@@ -154,20 +170,30 @@ def pystone_source(path):
 
 REPLAY = CLOCK + """
 import gc, json
+from array import array
 from sowlight_fw import config
 from sowlight_fw.controller import Controller
 board = config.check(json.load(open(%r)))
-calls = json.load(open("/data/calls.json"))
+# The calls packed (write_calls) and kept in arrays: a game of Kombe is 60,000 scans, and as a list of
+# lists they would take some 12 MB of the VM's heap.
+packed = json.load(open("/data/calls.json"))
+kinds = packed["kinds"]
+args = array("H", packed["args"])
+nows = array("i", packed["nows"])
+table = packed["table"]
+del packed
+n_calls = len(kinds)
 
 
-def replay(c, upto=None):
-    for kind, arg, now in calls[:upto]:
+def replay(c, upto=n_calls):
+    for i in range(upto):
+        kind = kinds[i]
         if kind == "o":
-            c.feed_observation(arg, now)
+            c.feed_observation(table[args[i]], nows[i])
         elif kind == "t":
-            c.tick(now)
+            c.tick(nows[i])
         else:
-            c.press(arg, now)
+            c.press(table[args[i]], nows[i])
         del c.outbox[:]
         del c.records[:]
 
@@ -186,9 +212,11 @@ c.new_game(%r)
 replay(c, %d)
 c = Controller(board)
 c.new_game(%r)
-times = []
-allocs = []
+# The figures go into arrays made beforehand: a list growing as it is appended to would
+# count its growth in a call's allocation, and a float per call would be garbage.
+times = array("f", bytearray(4 * n_calls))
 count = %r          # count each call's allocation too (gc.mem_alloc() walks the whole heap: one run does it)
+allocs = array("i", bytearray(4 * n_calls if count else 0))
 gc.collect()
 gc.disable()        # collections are counted apart (bytes allocated per step), not in a step's time
 
@@ -210,7 +238,10 @@ for i in range(200):
 # the stops fall on different calls and a call's fastest run is one without a stop.
 for _ in range(%d):
     pass
-for kind, arg, now in calls:
+for i in range(n_calls):
+    kind = kinds[i]
+    arg = table[args[i]]
+    now = nows[i]
     if count:
         m = gc.mem_alloc()
     t = clock_us()
@@ -220,9 +251,9 @@ for kind, arg, now in calls:
         c.tick(now)
     else:
         c.press(arg, now)
-    times.append(since_us(t) - own_us)
+    times[i] = since_us(t) - own_us
     if count:
-        allocs.append(gc.mem_alloc() - m - own_b)
+        allocs[i] = gc.mem_alloc() - m - own_b
     del c.outbox[:]
     del c.records[:]
 gc.enable()
@@ -233,7 +264,7 @@ t = clock_us()
 for m in moves:
     g.play(m if isinstance(m, int) else tuple(m))
 play_us = since_us(t)
-print(json.dumps([times, play_us, len(moves), c.state, allocs]))
+print(json.dumps([list(times), play_us, len(moves), c.state, list(allocs)]))
 """
 
 HEAP_SETUP = """
@@ -381,7 +412,7 @@ def replay(vm, variant, d, firmwares, source=False):
                 setup = MPY_SETUP
             # A heap big enough from the start: this port collects only between runs and grows
             # its heap when full, and a growth in the middle would be timed as some call's.
-            n_calls = len(json.loads((Path(d) / "calls.json").read_text()))
+            n_calls = len(json.loads((Path(d) / "calls.json").read_text())["kinds"])
             part = (run * 1543) % max(1, n_calls)
             # Each call's allocation is counted in the first run (gc.mem_alloc() walks the whole
             # heap at every call: not for a game much longer than Oware's).
@@ -414,7 +445,7 @@ def bench_steps(vm, stone, baseline=None, firmware=None, variant="oware", source
         moves = [r["move"] for r in records if r["kind"] == "move"]
         with tempfile.TemporaryDirectory() as d:
             Path(d, "board.json").write_text(json.dumps(board_config(preset)))
-            Path(d, "calls.json").write_text(json.dumps(calls))
+            write_calls(Path(d, "calls.json"), calls)
             Path(d, "moves.json").write_text(json.dumps(moves))
             if stone:
                 Path(d, "pystone_mp.py").write_text(pystone_source(stone))
