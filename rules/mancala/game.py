@@ -671,9 +671,20 @@ class Mancala:
             tr.add(END)
 
     def _collect_leftovers(self, tr):
-        for i in range(self.n_pits):
-            if self._b[i]:
-                self._take(i, self.n_pits + self.owner(i), tr)
+        # _take() inlined: a four-row board's game ends with some 20 pits taken at once,
+        # in the one step of a board that follows the last move.
+        b = self._b
+        n = self.n_pits
+        owner = self.owner
+        add = tr.add if tr is not None else None
+        for i in range(n):
+            k = b[i]
+            if k:
+                to = n + owner(i)
+                b[i] = 0
+                b[to] += k
+                if add is not None:
+                    add(TAKE, i, k, to)
 
     def _judge(self, reason):
         scores = self.stores
