@@ -28,9 +28,9 @@ FAMILY = ["omweso", "coro", "kombe", "mongale", "aweet", "mongola-driedger"]
 def walk_every_way(g, pit, rnd):
     """Every move from `pit` and its trace, by walk() alone (random budgets), in the order the
     walk offers the letters (default first, depth first: the order of legal_moves()).  Each
-    piece short of the turn's end keeps to its budget: a handful is cut where the budget ends,
-    and only the steps that end a handful (a capture's takes, three at most, or a relay's
-    lift) may follow."""
+    piece keeps to its budget, the game's end included: a handful is cut where the budget
+    ends, and only the steps that end a handful (a capture's takes, three at most, or a
+    relay's lift) may follow."""
     out = []
     todo = [("", False, [], [])]
     while todo:
@@ -39,7 +39,7 @@ def walk_every_way(g, pit, rnd):
             tr = Trace()
             budget = rnd.randrange(1, 40)
             r = g.walk(pit, letters, w, tr, budget)
-            assert r is None or len(tr) <= budget + 3, (pit, letters, budget, list(tr))
+            assert len(tr) <= budget + 3, (pit, letters, budget, list(tr))
             steps = steps + list(tr)
             if r is None:
                 out.append(((pit, letters) if odd else pit, steps))

@@ -51,6 +51,7 @@ _PLAY = const(0)
 _EXPLORE = const(1)
 _CHECK = const(2)
 _WALK = const(3)
+_ENDING = const(-1)     # walk(): w holds the end-of-game steps still to hand out, not a turn
 
 
 class Omweso(Staged):
@@ -452,10 +453,19 @@ class Omweso(Staged):
         there are more; at choice point number len(letters) it stops and returns the
         letters offered there (default first: append one to `letters` and call again);
         None when the turn is over, tr then ending with the steps play() adds after a
-        turn (the game's end).  The steps are those of play(move), and the moves met
+        turn (the game's end: handed out by budget too, a take from every pit left
+        being some 20 steps).  The steps are those of play(move), and the moves met
         (every way through the choice points) those moves_from(pit) lists, in the same
         order when the letters offered are taken default first, depth first.  The game
         is left as it was."""
+        if w and w[0] == _ENDING:
+            # The turn was over: the steps of the game's end it was left with, a piece at a time.
+            rest = w[1]
+            tr._s.extend(rest[:budget])
+            if len(rest) > budget:
+                w[:] = (_ENDING, rest[budget:])
+                return ""
+            return None
         b = self._b
         before = b[:]
         if w:
@@ -482,8 +492,17 @@ class Omweso(Staged):
             self._passes = 0
             self.to_move = 1 - self.to_move
             self._legal = None
+            n = len(tr)
             self._after(tr)
             self.undo()
+            if len(tr) > n and len(tr) > budget:
+                # The game ends, and its steps (a take from every pit left) go past the
+                # budget: the rest are handed out by the next calls.
+                s = tr._s
+                cut = n if n > budget else budget
+                w[:] = (_ENDING, s[cut:])
+                del s[cut:]
+                return ""
             return None
         finally:
             b[:] = before
