@@ -671,16 +671,17 @@ class Mancala:
             tr.add(END)
 
     def _collect_leftovers(self, tr):
-        # _take() inlined: a four-row board's game ends with some 20 pits taken at once,
-        # in the one step of a board that follows the last move.
+        # _take() and owner() inlined: a four-row board's game ends with some 20 pits
+        # taken at once, in the one step of a board that follows the last move.
         b = self._b
         n = self.n_pits
-        owner = self.owner
+        per = self._per_player
+        owner = self.owner if type(self).owner is not Mancala.owner else None
         add = tr.add if tr is not None else None
         for i in range(n):
             k = b[i]
             if k:
-                to = n + owner(i)
+                to = n + (i // per if owner is None else owner(i))
                 b[i] = 0
                 b[to] += k
                 if add is not None:
