@@ -194,9 +194,12 @@ def a_turn_with_choices(variant, seed):
             return g, rnd.choice(rich)
 
 
-# The most one walk() call adds: _CHUNK steps (the walk cuts a handful where they run
-# out), and what may follow the handful's last seed before the walk can stop: a capture's
-# takes (three at most) or a relay's lift, and the end of the game (a step per pit).
+# The most an idle scan's walk() call adds: _CHUNK steps (the walk cuts a handful where
+# they run out, and hands out the game's end in pieces too), and what may follow the
+# handful's last seed before the walk can stop: a capture's takes (three at most) or a
+# relay's lift.
+MOST_A_PIECE = _CHUNK + 3
+# A look's walk asks for the steps up to the one the sensors saw: a few dozen at most here.
 MOST_A_WALK = _CHUNK + 3 + 32
 
 
@@ -243,7 +246,7 @@ def test_a_follower_walks_one_piece_per_idle_call_and_only_what_a_step_needs(var
                 break
             assert mv.build_one()
             one = counted.take()
-            assert len(one) <= 1 and all(n <= MOST_A_WALK for _, n in one), one
+            assert len(one) <= 1 and all(n <= MOST_A_PIECE for _, n in one), one
         f.forced_run(400)
     rest = trace[f.index:]
     if rest:
