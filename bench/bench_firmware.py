@@ -398,6 +398,7 @@ def replay(vm, variant, d, firmwares, source=False):
     play_us = [None] * len(firmwares)
     ends = [None] * len(firmwares)
     stones = 0
+    n_calls = len(json.loads((Path(d) / "calls.json").read_text())["kinds"])
     for run in range(REPEAT):
         for k, fw in enumerate(firmwares):
             mounts = dict(MOUNTS, **{"/data": d})
@@ -412,7 +413,6 @@ def replay(vm, variant, d, firmwares, source=False):
                 setup = MPY_SETUP
             # A heap big enough from the start: this port collects only between runs and grows
             # its heap when full, and a growth in the middle would be timed as some call's.
-            n_calls = len(json.loads((Path(d) / "calls.json").read_text())["kinds"])
             part = (run * 1543) % max(1, n_calls)
             # Each call's allocation is counted in the first run (gc.mem_alloc() walks the whole
             # heap at every call: not for a game much longer than Oware's).
