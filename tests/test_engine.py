@@ -2,7 +2,7 @@
 import pytest
 
 import mancala
-from mancala.trace import Trace, format_step
+from mancala.trace import TAKE, Trace, format_step
 
 
 def steps(trace):
@@ -257,6 +257,18 @@ def test_game_ends_when_the_player_to_move_cannot_move_and_leftovers_go_to_owner
     assert g.legal_moves() == []
     with pytest.raises(mancala.IllegalMoveError, match="over"):
         g.play(6)
+
+
+def test_the_leftovers_taken_at_the_end_are_the_steps_trace_add_makes():
+    # _collect_leftovers appends the take steps' codes itself (Trace.add inlined): the same
+    # steps, pit, count and store for store.
+    g = mancala.Game("kalah", pits=[0, 0, 0, 0, 0, 1, 3, 0, 12, 0, 0, 2], stores=[10, 20], to_move=0)
+    tr = g.play(5)
+    assert [tuple(s) for s in tr if s.kind == "take"] == [("take", 6, 3, 13), ("take", 8, 12, 13), ("take", 11, 2, 13)]
+    want = Trace()
+    for pit, k in ((6, 3), (8, 12), (11, 2)):
+        want.add(TAKE, pit, k, 13)
+    assert [v for v in tr._s if v & 15 == TAKE] == want._s
 
 
 def test_a_repeated_position_ends_the_game():

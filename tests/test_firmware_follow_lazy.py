@@ -88,6 +88,31 @@ def test_a_walk_ends_with_what_play_adds_after_the_turn_the_games_end():
     assert ends > 0
 
 
+@pytest.mark.parametrize("variant", ["omweso", "kombe"])
+def test_a_walk_ends_the_game_when_its_turn_repeats_a_position(variant):
+    # walk() answers "the game goes on" without playing the turn when the next player can
+    # move and the position is new; a position seen before ends the game, as play() does.
+    checked = 0
+    for g in positions(variant, games=2, plies=60, seed=7):
+        if g.phase != "play" or checked >= 6:
+            continue
+        m = next(m for m in g.legal_moves() if _pit_of(m) is not None)
+        after = g.copy()
+        plain = list(after.play(m))
+        key = after._position_key()
+        assert plain[-1].kind != "end" or after.outcome().reason != "repetition"
+        g._seen[key] = 1                    # (as if the position after m came before)
+        try:
+            want = list(g.copy().play(m))
+            assert want[-1].kind == "end" and want[:len(plain)] == plain[:len(want)]
+            got = [t for mm, t in walk_every_way(g, _pit_of(m), random.Random(2)) if mm == m]
+            assert got == [want]
+        finally:
+            del g._seen[key]
+        checked += 1
+    assert checked == 6
+
+
 @pytest.mark.parametrize("variant", ["kombe", "omweso", "mongola-driedger"])
 def test_making_a_walked_move_takes_the_counts_the_walk_ended_with(variant, monkeypatch):
     turns = []

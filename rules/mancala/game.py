@@ -24,7 +24,7 @@ except ImportError:  # CPython
 # for Oware and Kalah on a packed board (mancala.packed), the same game.  A
 # comment, not docstring text: the test VM keeps module docstrings in its heap.)
 from .errors import IllegalMoveError
-from .trace import Trace, LIFT, RELAY, TAKE, EXTRA, PASS, END, DROP_CODE
+from .trace import Trace, LIFT, RELAY, TAKE, EXTRA, PASS, END, DROP_CODE, TAKE_CODE
 
 # How a move goes on when its last seed lands in an occupied pit.
 RELAY_NONE = const(0)
@@ -671,21 +671,21 @@ class Mancala:
             tr.add(END)
 
     def _collect_leftovers(self, tr):
-        # _take() and owner() inlined: a four-row board's game ends with some 20 pits
-        # taken at once, in the one step of a board that follows the last move.
+        # _take(), owner() and Trace.add() inlined: a four-row board's game ends with some
+        # 20 pits taken at once, in the one step of a board that follows the last move.
         b = self._b
         n = self.n_pits
         per = self._per_player
         owner = self.owner if type(self).owner is not Mancala.owner else None
-        add = tr.add if tr is not None else None
+        s = tr._s if tr is not None else None
         for i in range(n):
             k = b[i]
             if k:
                 to = n + (i // per if owner is None else owner(i))
                 b[i] = 0
                 b[to] += k
-                if add is not None:
-                    add(TAKE, i, k, to)
+                if s is not None:
+                    s.append((k << 20) + (to << 12) + (i << 4) + TAKE_CODE)   # (Trace.add(TAKE, i, k, to))
 
     def _judge(self, reason):
         scores = self.stores

@@ -43,6 +43,9 @@ _COUNT = const(20)
 # A drop step without its pit: kind 2, to -1 (+2), count 1.  The engine's
 # sowing loop appends ((cell + 2) << 4) | DROP_CODE itself (no call per seed).
 DROP_CODE = const(0x101002)
+# A take from pit 0 to cell 0 of no seeds: the game's end takes ((k << 20) + (to << 12) +
+# (pit << 4)) + TAKE_CODE itself (Mancala._collect_leftovers).
+TAKE_CODE = const(0x2024)
 
 
 class Trace:

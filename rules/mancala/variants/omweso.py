@@ -52,6 +52,7 @@ _EXPLORE = const(1)
 _CHECK = const(2)
 _WALK = const(3)
 _ENDING = const(-1)     # walk(): w holds the end-of-game steps still to hand out, not a turn
+_ENDED = const(-2)      # walk(): w holds the board a turn left, the game's end not yet worked out
 
 
 class Omweso(Staged):
@@ -297,14 +298,14 @@ class Omweso(Staged):
         j = pit - base
         opp_ok = self._opp_full
         for _ in range(RELAY_LIMIT):
-            for i in range(k):
-                j -= 1
-                if j < 0:
-                    return False              # round the left-hand end
-                if i == k - 1 and self.short_drop and s[base + j] < 2:
-                    return False              # Mongola: a short last seed sleeps
-                s[base + j] += 1
-            c = base + j
+            j -= k
+            if j < 0:
+                return False                  # round the left-hand end
+            c = base + j                      # where the last seed lands
+            if self.short_drop and s[c] < 2:
+                return False                  # Mongola: a short last seed sleeps
+            for i in range(c, c + k):
+                s[i] += 1
             if s[c] == 1:
                 return False                  # sleeps without a capture
             if self.is_front(c) and opp_ok(c):
@@ -453,11 +454,11 @@ class Omweso(Staged):
         there are more; at choice point number len(letters) it stops and returns the
         letters offered there (default first: append one to `letters` and call again);
         None when the turn is over, tr then ending with the steps play() adds after a
-        turn (the game's end: handed out by budget too, a take from every pit left
-        being some 20 steps).  The steps are those of play(move), and the moves met
-        (every way through the choice points) those moves_from(pit) lists, in the same
-        order when the letters offered are taken default first, depth first.  The game
-        is left as it was."""
+        turn (the game's end: worked out by the call after the turn's last steps, and
+        handed out by budget too, a take from every pit left being some 20 steps).  The
+        steps are those of play(move), and the moves met (every way through the choice
+        points) those moves_from(pit) lists, in the same order when the letters offered
+        are taken default first, depth first.  The game is left as it was."""
         if w and w[0] == _ENDING:
             # The turn was over: the steps of the game's end it was left with, a piece at a time.
             rest = w[1]
@@ -468,24 +469,35 @@ class Omweso(Staged):
             return None
         b = self._b
         before = b[:]
-        if w:
+        ended = w and w[0] == _ENDED
+        if ended:
+            b[:] = w[1]
+        elif w:
             b[:] = w[9]
             state = w[:9]
         else:
             state = w
         try:
-            r = self._turn(pit, letters, tr, _WALK, state, budget)
-            if r is not None:
-                w[:] = state
-                w.append(b[:])
-                return r
-            # The turn is over.  Its counts are kept for push() (the board makes the move
-            # in the rules core once the hands have made it: a long turn played again
-            # would take longer than a step may); the move is named as legal_moves() does.
-            memo = self._walked
-            if memo is None or memo[1] != self.to_move or memo[0] != before:
-                memo = self._walked = (before, self.to_move, {})
-            memo[2][(pit, letters) if state[8] else pit] = b[:]
+            if not ended:
+                r = self._turn(pit, letters, tr, _WALK, state, budget)
+                if r is not None:
+                    w[:] = state
+                    w.append(b[:])
+                    return r
+                # The turn is over.  Its counts are kept for push() (the board makes the move
+                # in the rules core once the hands have made it: a long turn played again
+                # would take longer than a step may); the move is named as legal_moves() does.
+                memo = self._walked
+                if memo is None or memo[1] != self.to_move or memo[0] != before:
+                    memo = self._walked = (before, self.to_move, {})
+                memo[2][(pit, letters) if state[8] else pit] = b[:]
+                if self._goes_on():
+                    return None
+                if len(tr):
+                    # The game may end: that is worked out by the next call (the turn's last
+                    # steps and the end, in one, took longer than a step may).
+                    w[:] = (_ENDED, b[:])
+                    return ""
             # What play() does after the turn (the game's end), played on the game and
             # taken back.
             self._hist.append((None, before, self.to_move, self._key, self._save()))
@@ -507,15 +519,30 @@ class Omweso(Staged):
         finally:
             b[:] = before
 
+    def _goes_on(self):
+        """walk() at the end of a turn, the board as the turn leaves it: whether the game goes
+        on after it, so that play() adds no step after the turn.  That is the usual case,
+        answered without playing the turn on the game (_after) and taking it back, which took
+        four times as long as a step of the walk.  False when it may end: walk() then plays
+        it out."""
+        p = self.to_move
+        passes = self._passes
+        self.to_move = 1 - p        # (what play() sets before _after(): the next player, no pass)
+        self._passes = 0
+        try:
+            if self._over is not None or not self.lazy_moves or self.min_seeds_in_play or not self._can_move():
+                return False
+            return not (self.end_on_repetition and self._position_key() in self._seen)
+        finally:
+            self.to_move = p
+            self._passes = passes
+
     def _can_move(self):
         if self.phase != "play":
             return True               # every setup stage has a move
-        b = self._b
-        m = self.min_seeds
-        for i in self._sides[self.to_move]:
-            if b[i] >= m:
-                return True
-        return False
+        k = self._per_player
+        base = self.to_move * k
+        return max(self._b[base:base + k]) >= self.min_seeds    # (a player's pits are k in a row)
 
     def is_legal(self, move):
         """Whether a move is one legal_moves() lists, answered without the list when it is not built."""
