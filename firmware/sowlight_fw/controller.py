@@ -177,7 +177,9 @@ class Controller:
         elif self._progress_for is not None:
             if changed:
                 self._dirty = True
-            self._progress_now()
+            mv = self._progress_for
+            if mv._walks is None or not mv.walk_lifted():   # (a walked turn: a piece of it first, followwalk.py)
+                self._progress_now()
         elif self._show_due:
             # The lights for what the last scan found come before anything new is looked at.
             if changed:
