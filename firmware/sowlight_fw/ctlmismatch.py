@@ -26,7 +26,8 @@ def noise_events(ctl):
 def flag(ctl):
     f = ctl.follower
     obs = ctl.observer.stable
-    wrong = f.disagreeing(obs)
+    counts = f.counts
+    wrong = [c for c in range(ctl.cells) if not f.agrees(c, counts[c], obs[c])]   # (the cells that disagree)
     part = ctl._partial_place()
     if part is not None and part[0] in wrong and part[1] < obs[part[0]] < part[2]:
         wrong.remove(part[0])     # seeds on their way into a pit: not a mistake (yet)

@@ -66,12 +66,16 @@ def render(ctl, now_ms, out=None):
     else:
         frame = out
     phase = beat & 1
-    changed = False
     roles = ctl.roles
     alt = ctl.alt
     cnt = ctl.cnt
-    for c in range(ctl.cells):
-        v = roles[c]
+    # Every cell as its role (copied in C), then the lit cells that blink or count: twice as
+    # fast on MicroPython as a loop that sets each cell.
+    old = bytes(frame)
+    frame[:] = roles
+    c = -1
+    for v in roles:
+        c += 1
         if v:
             k = cnt[c]
             if k > 1 or (k and v == TAKE):     # (a take of one seed of several counts one)
@@ -79,13 +83,10 @@ def render(ctl, now_ms, out=None):
                     k = _MOST_FLASHES
                 pos = beat % (2 * k + 2)
                 if pos >= 2 * k or pos & 1:
-                    v = OFF
-            elif alt[c] != STEADY and phase:
-                v = alt[c]
-        if frame[c] != v:
-            frame[c] = v
-            changed = True
-    return changed
+                    frame[c] = OFF
+            elif phase and alt[c] != STEADY:
+                frame[c] = alt[c]
+    return frame != old
 
 
 def show(ctl):
