@@ -13,7 +13,12 @@
   deploy` leaves them on a board: from source, a module the controller loads
   while needed, ctlrare.py say, would cost its compilation), each call
   timed by the host's microsecond clock (the VM's own ticks_us moves in whole
-  milliseconds) with the garbage collector off, and its allocation counted.
+  milliseconds) with the garbage collector off, and its allocation counted;
+  the heap is collected between batches of 50 calls (this VM collects only
+  when a call from JavaScript returns, so JavaScript calls the replay a batch
+  at a time), and the replay's own data (the calls, the times) stays out of
+  the heap, read and written a batch at a time: a board's heap holds the app
+  and little else, and its allocator searches that heap from its start.
   The replay runs REPEAT times in fresh VMs and each call keeps its fastest
   time: the machine running the VM is busy at times, and the same call is the
   same work every run.  With --baseline the other firmware's runs take turns
@@ -106,20 +111,18 @@ def record_game(preset, variant="oware", seed=1, scan_ms=50):
     return calls, h.c.records
 
 
+BATCH = 50           # calls the replay makes between two collections (a second of the game)
+
+
 def write_calls(path, calls):
-    """The calls packed for the VM: their kinds (a string), times, and arguments as indices into a
-    table holding each different one once (a game of Kombe has some 4,000 different scans)."""
-    table = []
-    index = {}
-    args = []
-    for kind, arg, now in calls:
-        key = json.dumps(arg)
-        if key not in index:
-            index[key] = len(table)
-            table.append(arg)
-        args.append(index[key])
-    path.write_text(json.dumps({"kinds": "".join(k for k, _, _ in calls), "args": args,
-                                "nows": [now for _, _, now in calls], "table": table}))
+    """The calls for the VM, a line of JSON for each BATCH of them: [kinds (a string), arguments,
+    times].  The replay reads a line at a time, so that its own data does not fill the VM's heap
+    (a game of Kombe is 60,000 calls: see REPLAY)."""
+    with open(path, "w") as f:
+        f.write(json.dumps({"calls": len(calls), "batch": BATCH}) + "\n")
+        for i in range(0, len(calls), BATCH):
+            part = calls[i:i + BATCH]
+            f.write(json.dumps(["".join(k for k, _, _ in part), [a for _, a, _ in part], [t for _, _, t in part]]) + "\n")
 
 
 # The VM's time.ticks_us() moves in whole milliseconds; the WebAssembly port's `js` module
@@ -169,94 +172,142 @@ def pystone_source(path):
 
 
 REPLAY = CLOCK + """
-import gc, json
+import gc, json, js
 from array import array
 from sowlight_fw import config
 from sowlight_fw.controller import Controller
 board = config.check(json.load(open(%r)))
-# The calls packed (write_calls) and kept in arrays: a game of Kombe is 60,000 scans, and as a list of
-# lists they would take some 12 MB of the VM's heap.
-packed = json.load(open("/data/calls.json"))
-kinds = packed["kinds"]
-args = array("H", packed["args"])
-nows = array("i", packed["nows"])
-table = packed["table"]
-del packed
-n_calls = len(kinds)
-
-
-def replay(c, upto=n_calls):
-    for i in range(upto):
-        kind = kinds[i]
-        if kind == "o":
-            c.feed_observation(table[args[i]], nows[i])
-        elif kind == "t":
-            c.tick(nows[i])
-        else:
-            c.press(table[args[i]], nows[i])
-        del c.outbox[:]
-        del c.records[:]
-
-
+VARIANT = %r
+# What the replay keeps on the heap is small and made before the game: a board's heap holds the
+# app and little else, and the allocator searches it from its start after each collection (the
+# calls of a Kombe game held in the heap, some 1.5 MB, made every allocation slower).  The calls
+# are read a batch at a time from the calls file, the times written to a file a batch at a time.
+head = open("/data/calls.jsonl")
+head = json.loads(head.readline())
+n_calls = head["calls"]
+BATCH = head["batch"]
+head = None
 # The host compiles the VM's own code as it is first used (a code path met for the first time
 # costs a few hundred microseconds the first time only, on whichever call meets it): the game is
 # played through once untimed, then timed on a fresh controller.  The host also recompiles the
 # code that runs often, as it runs: a call is slow then, at the same point of every run of the
 # same calls.  So each run plays a different part of the game again before the timed one: its
 # timed calls come after a different amount of work, and a call's fastest run is one without.
-c = Controller(board)
-c.new_game(%r)
-replay(c)
-c = Controller(board)
-c.new_game(%r)
-replay(c, %d)
-c = Controller(board)
-c.new_game(%r)
-# The figures go into arrays made beforehand: a list growing as it is appended to would
-# count its growth in a call's allocation, and a float per call would be garbage.
-times = array("f", bytearray(4 * n_calls))
+RUNS = ((n_calls, False), (%d, False), (n_calls, True))
+SHIFT = %d          # see the timed run's start
 count = %r          # count each call's allocation too (gc.mem_alloc() walks the whole heap: one run does it)
-allocs = array("i", bytearray(4 * n_calls if count else 0))
-gc.collect()
-gc.disable()        # collections are counted apart (bytes allocated per step), not in a step's time
+# The figures of a batch go into arrays made beforehand (a list growing as it is appended to
+# would count its growth in a call's allocation, and a float per call would be garbage).
+times = array("f", bytearray(4 * BATCH))
+allocs = array("i", bytearray(4 * BATCH))
+tout = open("/data/times.bin", "wb")
+aout = open("/data/allocs.bin", "wb")
+run = -1
+done = 0
+calls = None
+c = None
+own_us = 0
+own_b = 0
 
 
 def nothing(arg, now):
     pass
 
 
-# What the timing itself costs (the clock's calls, its floats): taken off every call's figures.
-own_us = 1e9
-for i in range(200):
-    m = gc.mem_alloc()
-    t = clock_us()
-    nothing(0, 0)
-    own_us = min(own_us, since_us(t))
-    own_b = gc.mem_alloc() - m
-# The VM stops now and then for the host, every so many bytecodes: at the same calls in
-# every run of the same code.  Each run starts that count at a different place, so that
-# the stops fall on different calls and a call's fastest run is one without a stop.
-for _ in range(%d):
-    pass
-for i in range(n_calls):
-    kind = kinds[i]
-    arg = table[args[i]]
-    now = nows[i]
-    if count:
-        m = gc.mem_alloc()
-    t = clock_us()
-    if kind == "o":
-        c.feed_observation(arg, now)
-    elif kind == "t":
-        c.tick(now)
+def next_run():
+    global run, done, calls, c, own_us, own_b
+    run += 1
+    done = 0
+    if calls is not None:
+        calls.close()
+    calls = open("/data/calls.jsonl")
+    calls.readline()
+    c = Controller(board)
+    c.new_game(VARIANT)
+    if RUNS[run][1]:
+        # What the timing itself costs (the clock's calls, its floats): taken off every call's figures.
+        gc.disable()
+        own_us = 1e9
+        for i in range(200):
+            m = gc.mem_alloc()
+            t = clock_us()
+            nothing(0, 0)
+            own_us = min(own_us, since_us(t))
+            own_b = gc.mem_alloc() - m
+        gc.enable()
+        # The VM stops now and then for the host, every so many bytecodes: at the same calls in
+        # every run of the same code.  Each run starts that count at a different place, so that
+        # the stops fall on different calls and a call's fastest run is one without a stop.
+        for _ in range(SHIFT):
+            pass
+
+
+def batch(k):
+    # A batch of calls (timed in the last run, with the collector off: collections are counted
+    # apart, as bytes allocated per step), then the heap collected.  This port collects only
+    # when a call from JavaScript returns, so JavaScript calls this once per batch.  A board
+    # collects between scans; with no collection for a whole game an allocation after a free
+    # could search megabytes of garbage, which no board's heap holds.
+    global done
+    most, timed = RUNS[run]
+    if done >= most:
+        if run + 1 == len(RUNS):
+            return False
+        next_run()
+        gc.collect()
+        return True
+    kinds, args, nows = json.loads(calls.readline())
+    n = min(len(kinds), most - done)
+    if timed:
+        gc.disable()
+        for i in range(n):
+            kind = kinds[i]
+            arg = args[i]
+            now = nows[i]
+            if count:
+                m = gc.mem_alloc()
+            t = clock_us()
+            if kind == "o":
+                c.feed_observation(arg, now)
+            elif kind == "t":
+                c.tick(now)
+            else:
+                c.press(arg, now)
+            times[i] = since_us(t) - own_us
+            if count:
+                allocs[i] = gc.mem_alloc() - m - own_b
+            del c.outbox[:]
+            del c.records[:]
+        gc.enable()
+        tout.write(memoryview(times)[:n])
+        aout.write(memoryview(allocs)[:n])
     else:
-        c.press(arg, now)
-    times[i] = since_us(t) - own_us
-    if count:
-        allocs[i] = gc.mem_alloc() - m - own_b
-    del c.outbox[:]
-    del c.records[:]
-gc.enable()
+        for i in range(n):
+            kind = kinds[i]
+            if kind == "o":
+                c.feed_observation(args[i], nows[i])
+            elif kind == "t":
+                c.tick(nows[i])
+            else:
+                c.press(args[i], nows[i])
+            del c.outbox[:]
+            del c.records[:]
+    done += n
+    kinds = args = nows = None
+    gc.collect()
+    return True
+
+
+next_run()
+# JavaScript calls batch() until it returns False, each call from its event loop.
+loop = js.eval("(f) => new Promise((done) => { let k = 0; const next = () => { if (f(k)) { k++; setImmediate(next); }"
+               " else { done(k); } }; setImmediate(next); })")
+gc.collect()
+await loop(batch)
+tout.close()
+aout.close()
+times = array("f", open("/data/times.bin", "rb").read())
+allocs = array("i", open("/data/allocs.bin", "rb").read()) if count else ()
 moves = json.load(open("/data/moves.json"))
 import mancala
 g = mancala.Game(%r)
@@ -398,7 +449,8 @@ def replay(vm, variant, d, firmwares, source=False):
     play_us = [None] * len(firmwares)
     ends = [None] * len(firmwares)
     stones = 0
-    n_calls = len(json.loads((Path(d) / "calls.json").read_text())["kinds"])
+    with open(Path(d) / "calls.jsonl") as f:
+        n_calls = json.loads(f.readline())["calls"]
     for run in range(REPEAT):
         for k, fw in enumerate(firmwares):
             mounts = dict(MOUNTS, **{"/data": d})
@@ -417,7 +469,7 @@ def replay(vm, variant, d, firmwares, source=False):
             # Each call's allocation is counted in the first run (gc.mem_alloc() walks the whole
             # heap at every call: not for a game much longer than Oware's).
             count = run == 0 and n_calls <= COUNT_CALLS
-            out = vm.run(setup + REPLAY % ("/data/board.json", variant, variant, part, variant, count, 1 + 997 * run, variant),
+            out = vm.run(setup + REPLAY % ("/data/board.json", variant, part, 1 + 997 * run, count, variant),
                          mounts=mounts, timeout=3600, heap_kb=max(REPLAY_HEAP_KB, n_calls // 2))
             times, play, n, state, alloc = json.loads(out.strip().splitlines()[-1])
             best[k] = times if best[k] is None else [min(x, y) for x, y in zip(best[k], times)]
@@ -445,7 +497,7 @@ def bench_steps(vm, stone, baseline=None, firmware=None, variant="oware", source
         moves = [r["move"] for r in records if r["kind"] == "move"]
         with tempfile.TemporaryDirectory() as d:
             Path(d, "board.json").write_text(json.dumps(board_config(preset)))
-            write_calls(Path(d, "calls.json"), calls)
+            write_calls(Path(d, "calls.jsonl"), calls)
             Path(d, "moves.json").write_text(json.dumps(moves))
             if stone:
                 Path(d, "pystone_mp.py").write_text(pystone_source(stone))
