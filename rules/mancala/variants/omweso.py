@@ -499,21 +499,19 @@ class Omweso(Staged):
                     w[:] = (_ENDED, b[:])
                     return ""
             # What play() does after the turn (the game's end), played on the game and
-            # taken back.
+            # taken back: this call's piece (the turn's steps came in the one before).
             self._hist.append((None, before, self.to_move, self._key, self._save()))
             self._passes = 0
             self.to_move = 1 - self.to_move
             self._legal = None
-            n = len(tr)
             self._after(tr)
             self.undo()
-            if len(tr) > n and len(tr) > budget:
-                # The game ends, and its steps (a take from every pit left) go past the
-                # budget: the rest are handed out by the next calls.
-                s = tr._s
-                cut = n if n > budget else budget
-                w[:] = (_ENDING, s[cut:])
-                del s[cut:]
+            s = tr._s
+            if s:
+                # The game ends: its steps (a take from every pit left, some 20) are handed
+                # out by the next calls, `budget` at a time.
+                w[:] = (_ENDING, s[:])
+                del s[:]
                 return ""
             return None
         finally:
