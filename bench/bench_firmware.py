@@ -182,11 +182,10 @@ VARIANT = %r
 # app and little else, and the allocator searches it from its start after each collection (the
 # calls of a Kombe game held in the heap, some 1.5 MB, made every allocation slower).  The calls
 # are read a batch at a time from the calls file, the times written to a file a batch at a time.
-head = open("/data/calls.jsonl")
-head = json.loads(head.readline())
+with open("/data/calls.jsonl") as f:
+    head = json.loads(f.readline())
 n_calls = head["calls"]
 BATCH = head["batch"]
-head = None
 # The host compiles the VM's own code as it is first used (a code path met for the first time
 # costs a few hundred microseconds the first time only, on whichever call meets it): the game is
 # played through once untimed, then timed on a fresh controller.  The host also recompiles the
@@ -293,7 +292,6 @@ def batch(k):
             del c.outbox[:]
             del c.records[:]
     done += n
-    kinds = args = nows = None
     gc.collect()
     return True
 
