@@ -1,4 +1,6 @@
 """The engine's shared parts, through the public API (variant rules have their own tests)."""
+import random
+
 import pytest
 
 import mancala
@@ -299,6 +301,27 @@ def test_a_repeated_position_ends_the_game_on_the_search_path_too():
         assert not g.is_over()
     g.push(moves[-1])
     assert g.outcome().reason == "repetition"
+
+
+@pytest.mark.parametrize("variant", ["kpo", "mankaleh"])
+def test_undo_of_a_move_that_left_too_few_seeds_keeps_the_repetition_counts(variant):
+    # The game ends before the position is counted for the repetition rule; taking the move
+    # back must not take back the count of the position before it (which it did: that position
+    # could then come round again without ending the game, and a search's push/pop drifted).
+    ended = 0
+    for seed in range(30):
+        rnd = random.Random(seed)
+        g = mancala.Game(variant)
+        while not g.is_over() and g.ply < 300:
+            seen, key = dict(g._seen), g._key
+            g.push(rnd.choice(g.legal_moves())) if seed % 2 else g.play(rnd.choice(g.legal_moves()))
+            if g.is_over() and g.outcome().reason == g.few_seeds_reason:
+                g.undo()
+                assert (dict(g._seen), g._key) == (seen, key), (variant, seed)
+                assert not g.is_over()
+                ended += 1
+                break
+    assert ended >= 5
 
 
 def test_undo_after_the_end_and_after_a_capture():

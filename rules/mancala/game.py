@@ -612,6 +612,9 @@ class Mancala:
         if self._over is not None:
             return
         if self.min_seeds_in_play and sum(self._b[:self.n_pits]) < self.min_seeds_in_play:
+            # No position counted for the repetition rule: undo() then takes none back (it
+            # would take back the one before the move, still counted).
+            self._key = None
             self._finish(tr, self.few_seeds_reason)
             return
         if self.end_on_repetition and self._hist:
