@@ -82,20 +82,80 @@ def test_a_walk_ends_with_what_play_adds_after_the_turn_the_games_end():
                 steps = list(g.copy().play(m))
                 if steps[-1].kind != "end":
                     continue
+                before = game_state(g)
                 got = [t for mm, t in walk_every_way(g, _pit_of(m), random.Random(1)) if mm == m]
                 assert got == [steps]
+                assert game_state(g) == before
                 ends += 1
     assert ends > 0
 
 
+def game_state(g):
+    """What walk() must leave as it found it, the repetition rule's count of every position
+    included (it works out a game's end without play() and undo())."""
+    return (mancala.to_text(g), g.ply, list(g.cells()), g.is_over(), g.to_move, g._passes, g._key,
+            dict(g._seen), g._legal)
+
+
+def test_a_walk_ends_the_game_as_play_does_in_a_position_set_up_with_no_move_played():
+    # A position loaded from text has no move to take back: walk() pushes a record for the
+    # game's end then (play() has one when it looks for a repetition), and takes it back.
+    ends = 0
+    for g in positions("kombe", games=6, plies=400, seed=3):
+        if g.phase != "play" or g.is_over():
+            continue
+        g = mancala.from_text(mancala.to_text(g))
+        assert g.ply == 0
+        for m in g.legal_moves():
+            if _pit_of(m) is None:
+                continue
+            steps = list(g.copy().play(m))
+            if steps[-1].kind != "end":
+                continue
+            before = game_state(g)
+            got = [t for mm, t in walk_every_way(g, _pit_of(m), random.Random(4)) if mm == m]
+            assert got == [steps]
+            assert game_state(g) == before and g.ply == 0
+            ends += 1
+    assert ends > 0
+
+
+@pytest.mark.parametrize("variant", FAMILY)
+def test_the_family_collects_the_leftovers_as_mancala_does(variant):
+    # Omweso._collect_leftovers works a player's pits at a time: the same counts and the same
+    # take steps as the engine's loop over every pit.
+    from mancala.game import Mancala
+    checked = 0
+    for g in positions(variant, games=2, plies=80, seed=5):
+        if g.phase != "play":
+            continue
+        mine, theirs = g.copy(), g.copy()
+        a, b = Trace(), Trace()
+        mine._collect_leftovers(a)
+        Mancala._collect_leftovers(theirs, b)
+        assert list(mine.cells()) == list(theirs.cells()) and a._s == b._s
+        assert sum(mine.pits) == 0 and sum(mine.stores) == sum(g.cells())
+        mine, theirs = g.copy(), g.copy()
+        mine._collect_leftovers(None)
+        Mancala._collect_leftovers(theirs, None)
+        assert list(mine.cells()) == list(theirs.cells())
+        checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("loaded", [False, True], ids=["played", "loaded"])
 @pytest.mark.parametrize("variant", ["omweso", "kombe"])
-def test_a_walk_ends_the_game_when_its_turn_repeats_a_position(variant):
+def test_a_walk_ends_the_game_when_its_turn_repeats_a_position(variant, loaded):
     # walk() answers "the game goes on" without playing the turn when the next player can
     # move and the position is new; a position seen before ends the game, as play() does.
+    # Loaded: a position set up from text, no move played (play() then pushes the record
+    # whose presence makes _after() look for a repetition: walk() must too).
     checked = 0
     for g in positions(variant, games=2, plies=60, seed=7):
         if g.phase != "play" or checked >= 6:
             continue
+        if loaded:
+            g = mancala.from_text(mancala.to_text(g))
         m = next(m for m in g.legal_moves() if _pit_of(m) is not None)
         after = g.copy()
         plain = list(after.play(m))
@@ -105,8 +165,10 @@ def test_a_walk_ends_the_game_when_its_turn_repeats_a_position(variant):
         try:
             want = list(g.copy().play(m))
             assert want[-1].kind == "end" and want[:len(plain)] == plain[:len(want)]
+            before = game_state(g)
             got = [t for mm, t in walk_every_way(g, _pit_of(m), random.Random(2)) if mm == m]
             assert got == [want]
+            assert game_state(g) == before
         finally:
             del g._seen[key]
         checked += 1

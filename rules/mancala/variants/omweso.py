@@ -29,7 +29,7 @@ except ImportError:  # CPython
 
 from ..game import Mancala, RELAY_LIMIT
 from ..errors import IllegalMoveError, NotationError, PositionError
-from ..trace import Trace, LIFT, RELAY, PASS, SKIP, HAND
+from ..trace import Trace, LIFT, RELAY, PASS, SKIP, HAND, TAKE_CODE
 from ..staged import Staged
 
 # Start patterns: one player's pits in canonical order (back row from his left,
@@ -498,14 +498,42 @@ class Omweso(Staged):
                     # steps and the end, in one, took longer than a step may).
                     w[:] = (_ENDED, b[:])
                     return ""
-            # What play() does after the turn (the game's end), played on the game and
-            # taken back: this call's piece (the turn's steps came in the one before).
-            self._hist.append((None, before, self.to_move, self._key, self._save()))
+            # What play() does after the turn (the game's end): this call's piece (the turn's
+            # steps came in the one before).  _after() runs on the board the turn leaves, and
+            # what it changed is put back field by field: push() and undo() took a quarter of
+            # this piece.  With no move played yet, _after() counts no repetition (it looks at
+            # _hist): a record is pushed for it, as play() would.
+            p = self.to_move
+            passes = self._passes
+            key = self._key
+            legal = self._legal
+            over = self._over
+            pushed = not self._hist
+            if pushed:
+                self._hist.append((None, before, p, key, self._save()))
             self._passes = 0
-            self.to_move = 1 - self.to_move
+            self.to_move = 1 - p
             self._legal = None
-            self._after(tr)
-            self.undo()
+            self._key = None
+            try:
+                self._after(tr)
+            finally:
+                k = self._key
+                if k is not None:
+                    # The position _after() counted for the repetition rule.
+                    seen = self._seen
+                    n = seen[k] - 1
+                    if n:
+                        seen[k] = n
+                    else:
+                        del seen[k]
+                if pushed:
+                    self._hist.pop()
+                self._key = key
+                self._passes = passes
+                self.to_move = p
+                self._over = over
+                self._legal = legal
             s = tr._s
             if s:
                 # The game ends: its steps (a take from every pit left, some 20) are handed
@@ -654,6 +682,25 @@ class Omweso(Staged):
         self.to_move = 1 - p
 
     # ----- the end ------------------------------------------------------
+
+    def _collect_leftovers(self, tr):
+        # Mancala's, a player's pits at a time (they are _per_player in a row, the stores
+        # follow the pits): each player's seeds go to his store in one addition, and a take
+        # is one append (walk(): the end takes some 20 pits in the step that works it out).
+        b = self._b
+        n = self.n_pits
+        k = self._per_player
+        s = tr._s if tr is not None else None
+        for p in range(2):
+            base = p * k
+            b[n + p] += sum(b[base:base + k])
+            if s is not None:
+                code = ((n + p) << 12) + (base << 4) + TAKE_CODE   # (Trace.add(TAKE, base, 0, n + p))
+                for v in b[base:base + k]:
+                    if v:
+                        s.append((v << 20) + code)
+                    code += 16                                  # (the next pit)
+            b[base:base + k] = [0] * k
 
     def _finish(self, tr, reason):
         if tr is None and not self._hist:
