@@ -73,3 +73,25 @@ def test_over_game_cannot_start_a_move():
     g.play(5)
     with pytest.raises(mancala.IllegalMoveError, match="over"):
         MoveInProgress(g)
+
+
+@pytest.mark.parametrize("variant", ["oware", "kalah", "dakon", "hus", "enkeshui", "kombe"])
+def test_forced_is_the_one_option_left_at_every_step(variant):
+    # forced() answers without options()' list (a board asks it several times a step): the
+    # same answer, at every step of every move, where moves part and where some have ended.
+    from testgames import positions
+    checked = parted = 0
+    for g in positions(variant, games=2, plies=30, seed=4):
+        if g.is_over():
+            continue
+        mv = MoveInProgress(g)
+        rnd = random.Random(g.ply)
+        while True:
+            opts = mv.options()
+            assert mv.forced() == (opts[0] if len(opts) == 1 else None), (variant, mv.steps)
+            checked += 1
+            parted += len(opts) > 1
+            if not opts:
+                break
+            mv.advance(rnd.choice(opts))
+    assert checked > 200 and parted > 0

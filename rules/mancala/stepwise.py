@@ -45,8 +45,16 @@ class MoveInProgress:
 
     def forced(self):
         """The only step that can come next, or None (a choice, or nothing left)."""
-        opts = self.options()
-        return opts[0] if len(opts) == 1 else None
+        # (options() without its list: a board asks this several times a step.)
+        i = len(self._seen)
+        s = None
+        for _, steps in self._candidates:
+            if i < len(steps):
+                if s is None:
+                    s = steps[i]
+                elif steps[i] != s:
+                    return None
+        return s
 
     def moves(self):
         """The legal moves still consistent with the steps made."""
