@@ -14,7 +14,7 @@ import pytest
 
 from sowlight_fw import colours as C
 from sowlight_fw import config
-from sowlight_fw.leds import AdafruitDriver, NeoPixelDriver, Strip, error_pattern, scaled_palette
+from sowlight_fw.leds import AdafruitDriver, NeoPixelDriver, Strip, scaled_palette
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,17 +83,6 @@ def test_rgbw_strips_get_four_bytes_and_a_dark_white_channel(fake_mp):
     assert len(data) == 14 * 4
     r, g, bl, w = data[4:8]
     assert (r, w) == (0, 0) and g > bl > 0
-
-
-def test_the_error_pattern_lights_the_first_led_of_every_cell(fake_mp):
-    b = board()
-    strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
-    error_pattern(strip, True)
-    data = fake_mp.world.bitstreams[-1][1]
-    lit = [i for i in range(14) if data[i * 3:i * 3 + 3] != b"\x00\x00\x00"]
-    assert lit == sorted(cell[0] for cell in b.cell_leds)
-    error_pattern(strip, False)
-    assert fake_mp.world.bitstreams[-1][1] == bytes(42)
 
 
 def test_the_adafruit_library_drives_the_same_strip(monkeypatch):

@@ -15,7 +15,7 @@ Two drivers, one small interface (palette, paint, flush):
   boards or on a Raspberry Pi through Blinka (which can run this app on CPython).
   It is adafruitleds.py's (a MicroPython board never loads it), read here as before.
 """
-from .colours import RGB, ERROR, OFF, N_ROLES
+from .colours import RGB, OFF, N_ROLES
 
 _CHANNEL = {"R": 0, "G": 1, "B": 2}
 
@@ -117,14 +117,6 @@ class Strip:
 
     def off(self):
         self.light((), OFF)
-
-
-def error_pattern(strip, on, level=255):
-    """The bad-config pattern: the first LED of every cell red, blinking (on/off)."""
-    if strip is None:
-        return
-    leds = [cell[0] for cell in strip.cell_leds] if on else ()
-    strip.light(leds, ERROR, level)
 
 
 def __getattr__(name):
