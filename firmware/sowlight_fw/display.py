@@ -73,6 +73,8 @@ def render(ctl, now_ms, out=None):
     # fast on MicroPython as a loop that sets each cell.
     old = bytes(frame)
     frame[:] = roles
+    if cnt == ctl.blank and (not phase or alt == ctl.steady):
+        return frame != old         # (no cell counts, none blinks now: the roles are the frame)
     c = -1
     for v in roles:
         c += 1

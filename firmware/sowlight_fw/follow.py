@@ -343,9 +343,19 @@ class Follower:
         k = step.kind
         gmap = self.gmap
         if k == "drop":
+            # _set() inline: most steps are drops, and a look applies a dozen steps or more.
             c = gmap[step.pit]
             if c >= 0:
-                bad = self._set(counts, c, counts[c] + 1, bad, obs)
+                old = counts[c]
+                counts[c] = old + 1
+                if obs is not None and self.care[c]:
+                    o = obs[c]
+                    if o < 0:
+                        pass
+                    elif self.counting:
+                        bad += (old + 1 != o) - (old != o)
+                    elif not old:
+                        bad += -1 if o > 0 else 1       # (empty before: agrees now if seen holding seeds)
         elif k == "lift" or k == "relay":
             bad = self._set(counts, gmap[step.pit], 0, bad, obs)
         elif k == "take":
@@ -582,10 +592,14 @@ class Follower:
             # match that short among the built traces is the fewest steps of them all.
             gmap = self.gmap
             care = self.care
+            counting = self.counting
             for s in self.first_steps():
                 c = gmap[s.pit]
-                if c < 0 or not care[c] or obs[c] < 0 or not self.agrees(c, counts[c], obs[c]):
-                    mv.build_pit(s.pit)
+                if c >= 0 and care[c]:
+                    o = obs[c]
+                    if o >= 0 and ((counts[c] == o) if counting else ((counts[c] > 0) == (o > 0))):
+                        continue        # (agrees(), inline: the pit looks untouched)
+                mv.build_pit(s.pit)
             found = self._look(obs, base, _SHORT)
             if found[0] is not None or not mv.prebuild:
                 # (A game that lists a pit's moves itself has its untouched pits' traces
@@ -660,30 +674,34 @@ class Follower:
         # The traces whose next step is at a cell that looks changed go first: the one the
         # hands took is most likely among them, and once it matches at depth d the others
         # are looked along for d steps only.
-        for touched in (True, False):
-            for p in self.mv.paths():
-                steps = p[1]
-                if i < len(steps):
-                    c = gmap[steps[i][1]] if steps[i][1] >= 0 else -1
-                    if (c >= 0 and not self.agrees(c, counts[c], obs[c])) != touched:
-                        continue
-                elif touched:
+        order = []
+        rest = []
+        for p in self.mv.paths():
+            steps = p[1]
+            if i < len(steps):
+                c = steps[i][1]
+                c = gmap[c] if c >= 0 else -1
+                if c >= 0 and not self.agrees(c, counts[c], obs[c]):
+                    order.append(steps)
                     continue
-                sc[:] = counts
-                bad = base
-                end = len(steps)
-                if end > i0 + best:
-                    end = i0 + best
-                for j in range(i, end):
-                    bad = self.apply(sc, steps[j], bad, obs)
-                    if bad == 0:
-                        d = j - i0 + 1
-                        if d < best:
-                            best = d
-                            winners = [steps]
-                        else:
-                            winners.append(steps)
-                        break
+            rest.append(steps)
+        order.extend(rest)
+        for steps in order:
+            sc[:] = counts
+            bad = base
+            end = len(steps)
+            if end > i0 + best:
+                end = i0 + best
+            for j in range(i, end):
+                bad = self.apply(sc, steps[j], bad, obs)
+                if bad == 0:
+                    d = j - i0 + 1
+                    if d < best:
+                        best = d
+                        winners = [steps]
+                    else:
+                        winners.append(steps)
+                    break
         if not winners:
             return None, None, False
         first = winners[0]
