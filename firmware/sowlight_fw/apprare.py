@@ -31,6 +31,7 @@ def init(app, board, machine, storage, link, strip, sensors, buttons, settings, 
     if sensors is None:
         from . import sensors as _sensors
         sensors = _sensors.make(board, machine)
+        unload("sensors")
     app.sensors = sensors
     if buttons is None:
         from .buttons import Buttons

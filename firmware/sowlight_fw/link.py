@@ -63,33 +63,7 @@ class BoardLink:
     """The session with the host, over `transport`; see the module's docstring."""
 
     def __init__(self, transport, quiet_ms=QUIET_MS, answer_ms=ANSWER_MS, read_most=READ_MOST):
-        self.transport = transport
-        self.quiet_ms = quiet_ms
-        self.answer_ms = answer_ms
-        self.read_most = read_most
-        self.decoder = codec.Decoder(codec.HOST, first=FIRST_LINE)
-        # What the board sends is checked against the message table by the laptop, on arrival; on
-        # CPython (the virtual board, tests) here too.  A board keeps no table of its own messages.
-        self.encoder = codec.Encoder(check=sys.implementation.name != "micropython")
-        self.rx = codec.SeqTracker()
-        self.greeted = False     # a hello of our major version came: requests are carried out
-        self.heard = None        # ticks of the last frame from the host (None: none yet)
-        self.answered = None     # ticks of the last answer to a damaged line
-        self.born = None         # ticks at start(): `up` in pongs counts from here
-        self.last = None         # (seq, type, payload) of the last reply to a request, or, for
-                                 # a request of REREAD, (seq, None, (type, payload)) of the request
-        self.why = None          # why the last send() failed
-        # What happened, for the log, tests and `sowlight board info`.
-        self.requests = 0        # requests handed to the app
-        self.replayed = 0        # repeated requests answered with the remembered reply
-        self.bad = 0             # damaged or refused lines
-        self.answers = 0         # resync/error answers sent for them
-        self.held_back = 0       # damaged lines left unanswered (before a hello, or too soon)
-        self.events = 0          # events sent
-        self.dropped = 0         # events dropped: no host listening
-        self.echoes = 0          # hellos with role "board": our own frames coming back
-        self.failures = 0        # requests the handler raised on (answered `internal`)
-        self.write_errors = 0    # writes the transport refused
+        self._rare("init", transport, quiet_ms, answer_ms, read_most)   # (linkrare.init: the attributes)
 
     # ----- the host's presence -------------------------------------------------------
 
@@ -247,18 +221,7 @@ class UsbTransport:
     (another UART, a test's pipe)."""
 
     def __init__(self, rx=None, tx=None, ctrl_c_off=True, size=READ_MOST):
-        import select
-        self.rx = rx if rx is not None else sys.stdin.buffer
-        self.tx = tx if tx is not None else sys.stdout.buffer
-        self.poller = select.poll()
-        self.poller.register(self.rx, select.POLLIN)
-        self._ipoll = getattr(self.poller, "ipoll", None)   # MicroPython: polls without allocating
-        self._readinto = getattr(self.rx, "readinto", None)
-        self._buf = bytearray(size)
-        self._one = bytearray(1)
-        self._kbd_off = False
-        if ctrl_c_off:
-            self._kbd_off = _kbd_intr(-1)
+        BoardLink._rare(self, "usb_init", rx, tx, ctrl_c_off, size)   # (linkrare.usb_init)
 
     def _waiting(self):
         if self._ipoll is not None:

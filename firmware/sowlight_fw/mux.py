@@ -15,35 +15,21 @@ except ImportError:  # CPython
     def sleep_us(us):
         pass
 
-from .sensors import UNKNOWN, DEFAULT_EMPTY, DEFAULT_COVERED, calibration
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+_UNKNOWN = const(-1)   # (sensors.UNKNOWN: sensors.py is not kept after boot)
 
 
 class MuxOccupancy:
     kind = "occupancy"
 
     def __init__(self, board, machine, settle_us=20, jump=0.35):
-        Pin = machine.Pin
-        self.cells = board.cells
-        self.cell_sensors = board.cell_sensors
-        self.select = [Pin(p, Pin.OUT, value=0) for p in board.mux_select]
-        self.settle_us = settle_us
-        adcs = {}
-        self.muxes = []
-        for adc_pin, enable in board.mux_list:
-            if adc_pin not in adcs:
-                adcs[adc_pin] = machine.ADC(Pin(adc_pin))
-            en = Pin(enable, Pin.OUT, value=1) if enable is not None else None   # EN high: output off
-            self.muxes.append((adcs[adc_pin], en))
-        self.emitter = Pin(board.emitter_pin, Pin.OUT, value=0) if board.emitter_pin is not None else None
-        self.calibrated = bool(board.calibration and board.calibration.get("empty"))
-        self.empty = calibration(board, "empty", DEFAULT_EMPTY)
-        self.covered = calibration(board, "covered", DEFAULT_COVERED)
-        self.set_levels(board.threshold, board.hysteresis, jump)
-        self.state = bytearray(self.cells)
-        self.prev = [None] * self.cells
-        self._on = [0] * self.cells
-        self.raw = [0] * self.cells
-        self._mux = -1
+        from . import sensors      # (made once, at boot: the code is sensors.py's, unloaded after)
+        sensors.mux_init(self, board, machine, settle_us, jump)
 
     def set_levels(self, threshold, hysteresis, jump=0.35):
         """Where each cell turns occupied (`high`) and empty again (`low`), from its calibration.
@@ -111,7 +97,7 @@ class MuxOccupancy:
             p = self.prev[c]
             self.prev[c] = r
             if p is not None and abs(r - p) > self.jump[c]:
-                values[c] = UNKNOWN        # moving: a hand, a seed rolling in
+                values[c] = _UNKNOWN       # moving: a hand, a seed rolling in
                 continue
             hi = self.high[c]
             lo = self.low[c]

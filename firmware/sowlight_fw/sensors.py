@@ -57,3 +57,29 @@ def calibration(board, key, default):
         v = values[c] if isinstance(values, list) and c < len(values) else None
         out.append(default if v is None else v)
     return out
+
+
+def mux_init(self, board, machine, settle_us, jump):
+    """MuxOccupancy.__init__ (mux.py): run once, at boot."""
+    Pin = machine.Pin
+    self.cells = board.cells
+    self.cell_sensors = board.cell_sensors
+    self.select = [Pin(p, Pin.OUT, value=0) for p in board.mux_select]
+    self.settle_us = settle_us
+    adcs = {}
+    self.muxes = []
+    for adc_pin, enable in board.mux_list:
+        if adc_pin not in adcs:
+            adcs[adc_pin] = machine.ADC(Pin(adc_pin))
+        en = Pin(enable, Pin.OUT, value=1) if enable is not None else None   # EN high: output off
+        self.muxes.append((adcs[adc_pin], en))
+    self.emitter = Pin(board.emitter_pin, Pin.OUT, value=0) if board.emitter_pin is not None else None
+    self.calibrated = bool(board.calibration and board.calibration.get("empty"))
+    self.empty = calibration(board, "empty", DEFAULT_EMPTY)
+    self.covered = calibration(board, "covered", DEFAULT_COVERED)
+    self.set_levels(board.threshold, board.hysteresis, jump)
+    self.state = bytearray(self.cells)
+    self.prev = [None] * self.cells
+    self._on = [0] * self.cells
+    self.raw = [0] * self.cells
+    self._mux = -1
