@@ -2,7 +2,7 @@
 
     python bench/bench_heap.py                     # .mpy files (what counts) and source, module by module
     python bench/bench_heap.py --mpy --no-modules  # the quick look: .mpy only
-    python bench/bench_heap.py --baseline DIR      # another firmware/ tree (main.py, sowlight_fw/) as well,
+    python bench/bench_heap.py --baseline DIR      # another firmware/ tree (main.py, sowlight_fw/; its rules/ beside it) as well,
                                                    # measured the same way in the same run
 
 A stock Pico firmware has no frozen Sowlight code: `sowlight deploy` copies
@@ -403,6 +403,12 @@ def compile_tree(firmware, rules, out):
 
 
 
+def _rules_of(firmware):
+    """The rules/ beside a firmware/ tree (a worktree's), else this tree's."""
+    rules = Path(firmware).resolve().parent / "rules"
+    return rules if (rules / "mancala").is_dir() else ROOT / "rules"
+
+
 def _vm(firmware, mpy_dir, data=None):
     """Mounts and set-up code for the VM: `firmware` (None: this tree's) loaded from .mpy files in
     `mpy_dir` (None: from source)."""
@@ -412,6 +418,9 @@ def _vm(firmware, mpy_dir, data=None):
         mounts["/data"] = data
     if firmware is not None:
         mounts["/"] = firmware
+        rules = _rules_of(firmware) / "mancala"
+        if rules != ROOT / "rules" / "mancala":
+            mounts["/lib/mancala"] = rules     # (its own rules core, over this tree's)
     if mpy_dir is not None:
         mounts["/mpy_in"] = mpy_dir
         setup = MPY_SETUP
@@ -534,7 +543,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mpy", action="store_true", help="only the app loaded from .mpy files (no source run)")
     ap.add_argument("--no-modules", action="store_true", help="leave out the module-by-module figures")
-    ap.add_argument("--baseline", metavar="DIR", help="a firmware/ tree (main.py, sowlight_fw/) to measure too")
+    ap.add_argument("--baseline", metavar="DIR", help="a firmware/ tree (main.py, sowlight_fw/) to measure too, with "
+                    "the rules core of DIR/../rules when there is one")
     ap.add_argument("--json", metavar="FILE", help="write every figure to FILE as JSON")
     args = ap.parse_args(argv)
 
@@ -559,7 +569,7 @@ def main(argv=None):
         (data / "host.json").write_text(json.dumps(frames))
         for name, tree in trees:
             mpy_dir = d / ("mpy-%d" % len(results))
-            compile_tree(tree or ROOT / "firmware", ROOT / "rules", mpy_dir)
+            compile_tree(tree or ROOT / "firmware", _rules_of(tree or ROOT / "firmware"), mpy_dir)
             kinds = [(".mpy", mpy_dir)] + ([] if args.mpy else [("source", None)])
             for kind, md in kinds:
                 print("\n%s, loaded from %s:" % (name, ".mpy files" if md else "source"))
