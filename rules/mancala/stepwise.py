@@ -81,7 +81,10 @@ class MoveInProgress:
     def done(self):
         """The steps made are a whole legal move, and no legal move goes further."""
         i = len(self._seen)
-        return all(len(s) == i for _, s in self._candidates)
+        for _, s in self._candidates:
+            if len(s) != i:
+                return False
+        return True
 
     def move(self):
         """The move the steps made so far amount to, if the player stops here."""
