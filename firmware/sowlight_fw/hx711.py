@@ -4,13 +4,21 @@ The HX711s' clocks are on one shared pin, so every cell is read in the same
 24 clock pulses; a reading is a number of seeds, from the calibrated tare and
 counts per seed.
 """
-from .sensors import UNKNOWN, DEFAULT_COUNTS_PER_SEED, calibration
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+_UNKNOWN = const(-1)   # (sensors.UNKNOWN: sensors.py is not kept after boot)
 
 
 class HX711Bank:
     kind = "counting"
 
     def __init__(self, board, machine):
+        # (Made once, at boot: sensors.py's calibration() is not kept after it.)
+        from .sensors import DEFAULT_COUNTS_PER_SEED, calibration
         Pin = machine.Pin
         self.machine = machine
         self.cells = board.cells
@@ -75,7 +83,7 @@ class HX711Bank:
             seeds = (raw[c] - self.offset[c]) / self.per_seed[c]
             n = int(seeds + 0.5) if seeds > 0 else -int(-seeds + 0.5)
             if n < 0 or abs(seeds - n) > self.unsure:
-                values[c] = UNKNOWN          # a hand pressing or lifting, or a seed still rolling
+                values[c] = _UNKNOWN          # a hand pressing or lifting, or a seed still rolling
             else:
                 values[c] = n
         return values
