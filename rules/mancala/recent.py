@@ -76,7 +76,7 @@ class Recent:
                         seen[k] = 0
                     for r in recs:
                         seen[r[3]] = seen.get(r[3], 0) + 1
-                    if now:
+                    if now and g._key is not None:     # (None: the game ended with no position counted)
                         seen[g._key] = seen.get(g._key, 0) + 1
                     for k in [k for k in seen if not seen[k]]:
                         del seen[k]
