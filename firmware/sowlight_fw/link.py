@@ -26,7 +26,6 @@ A host's hello and a damaged or refused line are dealt with in linkrare.py,
 imported for the call and dropped after it (a stock Pico keeps the code of
 every module it imports in its heap).
 """
-import sys
 
 from . import codec
 from .unload import unload

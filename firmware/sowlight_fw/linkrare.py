@@ -1,10 +1,12 @@
 """What the board's side of the link (link.py) runs rarely: a host's hello, a damaged or
-refused line, a request before the hello, a reply that could not be sent.  Imported for the call and dropped after it (unload.py): a stock Pico keeps
-the code of every module it imports in its heap.  The functions take the BoardLink first.
+refused line, a request before the hello, a reply that could not be sent, and the link's and
+the USB transport's set-up at boot.  Imported for the call and dropped after it (unload.py): a
+stock Pico keeps the code of every module it imports in its heap.  The functions take the
+BoardLink first (usb_init: the UsbTransport).
 """
-from . import codec
 import sys
 
+from . import codec
 from .link import _error, _kbd_intr, ticks_diff, FIRST_LINE
 
 

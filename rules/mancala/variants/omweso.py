@@ -548,9 +548,9 @@ class Omweso(Staged):
     def _goes_on(self):
         """walk() at the end of a turn, the board as the turn leaves it: whether the game goes
         on after it, so that play() adds no step after the turn.  That is the usual case,
-        answered without playing the turn on the game (_after) and taking it back, which took
-        four times as long as a step of the walk.  False when it may end: walk() then plays
-        it out."""
+        answered without running the end-of-turn check (_after) and taking back what it did,
+        which took four times as long as a step of the walk.  False when it may end: walk()
+        then works that out in its next call."""
         p = self.to_move
         passes = self._passes
         self.to_move = 1 - p        # (what play() sets before _after(): the next player, no pass)
