@@ -202,3 +202,22 @@ def test_moves_from_and_the_lazy_follower_on_micropython(micropython):
         expect.append([pits, per_pit, True, traced])
     out = micropython.run(VM_CHECK % json.dumps(games), timeout=300)
     assert json.loads(out.strip().splitlines()[-1]) == expect
+
+
+@pytest.mark.parametrize("counting", [True, False], ids=["load cells", "occupancy"])
+def test_apply_counts_a_drop_as_set_does(counting):
+    # apply() changes a drop's count inline (no _set() call: most steps a look applies are drops):
+    # the same counts and the same count of cells that disagree, for every reading a cell can give.
+    f = identity_follower(mancala.Game("oware"), counting)
+    f.care[3] = 0                                   # (a cell whose reading is not compared)
+    for cell in (2, 3):
+        for old in range(4):
+            for seen in range(-1, 4):
+                obs = [0] * len(f.care)
+                obs[cell] = seen
+                mine, theirs = [0] * len(f.care), [0] * len(f.care)
+                mine[cell] = theirs[cell] = old
+                got = f.apply(mine, Step("drop", cell, 1, -1), 5, obs)
+                want = f._set(theirs, cell, old + 1, 5, obs)
+                assert (got, mine) == (want, theirs), (cell, old, seen)
+                assert f.apply(mine, Step("drop", cell, 1, -1)) == 0 and mine[cell] == old + 2
