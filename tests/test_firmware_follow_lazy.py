@@ -76,18 +76,26 @@ def test_a_walk_ends_with_what_play_adds_after_the_turn_the_games_end():
         for g in positions(variant, games=6, plies=400, seed=3):
             if g.phase != "play":
                 continue
-            for m in g.legal_moves():
-                if _pit_of(m) is None:
-                    continue
-                steps = list(g.copy().play(m))
-                if steps[-1].kind != "end":
-                    continue
-                before = game_state(g)
-                got = [t for mm, t in walk_every_way(g, _pit_of(m), random.Random(1)) if mm == m]
-                assert got == [steps]
-                assert game_state(g) == before
-                ends += 1
+            ends += walk_the_ending_moves(g, random.Random(1))
     assert ends > 0
+
+
+def walk_the_ending_moves(g, rnd):
+    """Every move of g's player to move that ends the game, walked every way (walk_every_way):
+    it gives the trace play() gives, and leaves the game as it was.  Returns how many."""
+    n = 0
+    for m in g.legal_moves():
+        if _pit_of(m) is None:
+            continue
+        steps = list(g.copy().play(m))
+        if steps[-1].kind != "end":
+            continue
+        before = game_state(g)
+        got = [t for mm, t in walk_every_way(g, _pit_of(m), rnd) if mm == m]
+        assert got == [steps]
+        assert game_state(g) == before
+        n += 1
+    return n
 
 
 def game_state(g):
@@ -106,17 +114,8 @@ def test_a_walk_ends_the_game_as_play_does_in_a_position_set_up_with_no_move_pla
             continue
         g = mancala.from_text(mancala.to_text(g))
         assert g.ply == 0
-        for m in g.legal_moves():
-            if _pit_of(m) is None:
-                continue
-            steps = list(g.copy().play(m))
-            if steps[-1].kind != "end":
-                continue
-            before = game_state(g)
-            got = [t for mm, t in walk_every_way(g, _pit_of(m), random.Random(4)) if mm == m]
-            assert got == [steps]
-            assert game_state(g) == before and g.ply == 0
-            ends += 1
+        ends += walk_the_ending_moves(g, random.Random(4))
+        assert g.ply == 0
     assert ends > 0
 
 
