@@ -350,12 +350,11 @@ class Follower:
                 counts[c] = old + 1
                 if obs is not None and self.care[c]:
                     o = obs[c]
-                    if o < 0:
-                        pass
-                    elif self.counting:
-                        bad += (old + 1 != o) - (old != o)
-                    elif not old:
-                        bad += -1 if o > 0 else 1       # (empty before: agrees now if seen holding seeds)
+                    if o >= 0:
+                        if self.counting:
+                            bad += (old + 1 != o) - (old != o)
+                        elif not old:
+                            bad += -1 if o > 0 else 1   # (empty before: agrees now if seen holding seeds)
         elif k == "lift" or k == "relay":
             bad = self._set(counts, gmap[step.pit], 0, bad, obs)
         elif k == "take":

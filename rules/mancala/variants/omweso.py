@@ -499,41 +499,8 @@ class Omweso(Staged):
                     w[:] = (_ENDED, b[:])
                     return ""
             # What play() does after the turn (the game's end): this call's piece (the turn's
-            # steps came in the one before).  _after() runs on the board the turn leaves, and
-            # what it changed is put back field by field: push() and undo() took a quarter of
-            # this piece.  With no move played yet, _after() counts no repetition (it looks at
-            # _hist): a record is pushed for it, as play() would.
-            p = self.to_move
-            passes = self._passes
-            key = self._key
-            legal = self._legal
-            over = self._over
-            pushed = not self._hist
-            if pushed:
-                self._hist.append((None, before, p, key, self._save()))
-            self._passes = 0
-            self.to_move = 1 - p
-            self._legal = None
-            self._key = None
-            try:
-                self._after(tr)
-            finally:
-                k = self._key
-                if k is not None:
-                    # The position _after() counted for the repetition rule.
-                    seen = self._seen
-                    n = seen[k] - 1
-                    if n:
-                        seen[k] = n
-                    else:
-                        del seen[k]
-                if pushed:
-                    self._hist.pop()
-                self._key = key
-                self._passes = passes
-                self.to_move = p
-                self._over = over
-                self._legal = legal
+            # steps came in the one before).
+            self._after_taken_back(before, tr)
             s = tr._s
             if s:
                 # The game ends: its steps (a take from every pit left, some 20) are handed
@@ -544,6 +511,44 @@ class Omweso(Staged):
             return None
         finally:
             b[:] = before
+
+    def _after_taken_back(self, before, tr):
+        """walk(): _after() (the end-of-turn check play() makes, adding the game's end to `tr`)
+        on the board the turn leaves, `before` being the board it started from; what it changed
+        is then put back field by field (push() and undo() took a quarter of this).  With no
+        move played yet, _after() counts no repetition (it looks at _hist): a record is pushed
+        for it, as play() would have one."""
+        p = self.to_move
+        passes = self._passes
+        key = self._key
+        legal = self._legal
+        over = self._over
+        pushed = not self._hist
+        if pushed:
+            self._hist.append((None, before, p, key, self._save()))
+        self._passes = 0
+        self.to_move = 1 - p
+        self._legal = None
+        self._key = None
+        try:
+            self._after(tr)
+        finally:
+            k = self._key
+            if k is not None:
+                # The position _after() counted for the repetition rule.
+                seen = self._seen
+                n = seen[k] - 1
+                if n:
+                    seen[k] = n
+                else:
+                    del seen[k]
+            if pushed:
+                self._hist.pop()
+            self._key = key
+            self._passes = passes
+            self.to_move = p
+            self._over = over
+            self._legal = legal
 
     def _goes_on(self):
         """walk() at the end of a turn, the board as the turn leaves it: whether the game goes
@@ -693,10 +698,11 @@ class Omweso(Staged):
         s = tr._s if tr is not None else None
         for p in range(2):
             base = p * k
-            b[n + p] += sum(b[base:base + k])
+            row = b[base:base + k]
+            b[n + p] += sum(row)
             if s is not None:
                 code = ((n + p) << 12) + (base << 4) + TAKE_CODE   # (Trace.add(TAKE, base, 0, n + p))
-                for v in b[base:base + k]:
+                for v in row:
                     if v:
                         s.append((v << 20) + code)
                     code += 16                                  # (the next pit)
