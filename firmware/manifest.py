@@ -1,16 +1,18 @@
-# Freezing Sowlight into a MicroPython firmware image, for a board that should
-# boot with everything in flash (optional: `mpremote cp` deploys need none of it):
+# What goes on a board: the one list, read by MicroPython's build when it freezes
+# Sowlight into a firmware image (`sowlight firmware build`, docs/firmware.md) and
+# by `sowlight deploy --mpy` when it copies .mpy files instead.
 #
-#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/sowlight/firmware/manifest.py
-#
-# Paths are relative to this file.  main.py and board.json still go on the
-# filesystem (docs/firmware.md).
+# Paths are relative to this file.  The board's config (board.json) is the only
+# file the filesystem needs: main.py is frozen too (MicroPython looks for a frozen
+# main.py before the filesystem's).  The port's manifest brings asyncio and the rest
+# of a stock image.
 include("$(PORT_DIR)/boards/manifest.py")
 require("neopixel")                         # micropython-lib: the LED strip driver
-# Every module but virtual.py (the virtual board's simulated hardware, never on a board).
+# Every module a MicroPython board imports.  Never on one: virtual.py (the virtual
+# board's simulated hardware), memstorage.py (storages in RAM: the virtual board,
+# tests) and adafruitleds.py (CircuitPython boards and Blinka).
 package("sowlight_fw", files=[
     "__init__.py",
-    "adafruitleds.py",
     "app.py",
     "apprare.py",
     "badconfig.py",
@@ -39,7 +41,6 @@ package("sowlight_fw", files=[
     "leds.py",
     "link.py",
     "linkrare.py",
-    "memstorage.py",
     "mux.py",
     "observe.py",
     "sensors.py",
@@ -49,3 +50,4 @@ package("sowlight_fw", files=[
     "unload.py",
 ], base_path=".")
 package("mancala", base_path="../rules")
+module("main.py", base_path=".")                # the board starts the app with no file of its own

@@ -43,3 +43,40 @@ def micropython():
     vm = mpvm.MicroPythonVM()
     yield vm
     vm.close()
+
+
+def _need(problem, install):
+    """A missing prerequisite: a failure in CI (which must run everything), a skip elsewhere."""
+    message = "%s: %s" % (problem, install)
+    if os.environ.get("CI"):
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def firmware_image(tmp_path_factory):
+    """The firmware image's .uf2 (its .bin and the RP2040 boot ROM beside it), built as a user builds it.
+
+    $SOWLIGHT_FIRMWARE_IMAGE names a prebuilt .uf2; otherwise `sowlight firmware build`
+    runs from the MicroPython sources in $SOWLIGHT_MICROPYTHON, into build/test-firmware
+    (kept between runs: a rebuild after an app change takes seconds).
+    """
+    from sowlight import cli, firmware_image as fw
+    prebuilt = os.environ.get("SOWLIGHT_FIRMWARE_IMAGE")
+    if prebuilt:
+        if not os.path.isfile(prebuilt):
+            _need("SOWLIGHT_FIRMWARE_IMAGE=%s does not exist" % prebuilt, "unset it or build the image")
+        return Path(prebuilt)
+    if not os.environ.get(fw.SOURCES_ENV):
+        _need("no MicroPython sources for the firmware image",
+              "set %s to a MicroPython v1.27.0 checkout with the rp2 submodules, or a tarball of one "
+              "(docs/development.md)" % fw.SOURCES_ENV)
+    missing = fw.missing_tools()
+    if missing:
+        _need("the firmware build needs %s" % ", ".join(missing), "sudo " + fw.APT)
+    root = Path(__file__).resolve().parent.parent / "build" / "test-firmware"
+    out = root / "image"
+    argv = ["firmware", "build", "--out", str(out), "--build-dir", str(root / "work")]
+    if cli.main(argv) != 0:
+        pytest.fail("`sowlight %s` failed (its log: %s)" % (" ".join(argv), root / "work" / "build.log"), pytrace=False)
+    return out / fw.image_name("RPI_PICO", "1.27.0", "uf2")

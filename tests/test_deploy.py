@@ -66,7 +66,7 @@ def board_info(path):
 # -- the plan (no board) -----------------------------------------------------------------
 
 def test_dry_run_plan_for_the_2x6_stores_preset():
-    r = sowlight("deploy", "--preset", "2x6-stores", "--dry-run", "--json")
+    r = sowlight("deploy", "--mpy", "--preset", "2x6-stores", "--dry-run", "--json")
     assert r.returncode == 0, r.stderr
     plan = json.loads(r.stdout)
     targets = [f["target"] for f in plan["files"]]
@@ -86,7 +86,7 @@ def test_dry_run_plan_for_the_2x6_stores_preset():
     assert plan["target"]["arch"] == "armv6m" and plan["target"]["asked"] is False
     assert [d["package"] for d in plan["deps"]] == ["neopixel"]
     # The text form says the same, one line per file.
-    r = sowlight("deploy", "--preset", "2x6-stores", "--dry-run")
+    r = sowlight("deploy", "--mpy", "--preset", "2x6-stores", "--dry-run")
     assert r.returncode == 0, r.stderr
     for target in targets:
         assert target in r.stdout
@@ -94,7 +94,7 @@ def test_dry_run_plan_for_the_2x6_stores_preset():
 
 
 def test_dry_run_variants_and_sources():
-    r = sowlight("deploy", "--preset", "2x6-stores", "--dry-run", "--json", "--variants", "wari,pallam kuzhi", "--no-compile")
+    r = sowlight("deploy", "--mpy", "--preset", "2x6-stores", "--dry-run", "--json", "--variants", "wari,pallam kuzhi", "--no-compile")
     assert r.returncode == 0, r.stderr
     plan = json.loads(r.stdout)
     assert plan["variants"] == ["oware", "pallam-kuzhi"]
@@ -114,7 +114,7 @@ def test_dry_run_variants_and_sources():
 ])
 def test_dry_run_refusals(args, message):
     preset = ["--preset", "2x6-stores"] if args else []
-    r = sowlight("deploy", "--dry-run", *(preset + args))
+    r = sowlight("deploy", "--mpy", "--dry-run", *(preset + args))
     assert r.returncode == 1 and message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
 
@@ -124,7 +124,7 @@ def test_a_bad_config_is_refused_with_its_line(tmp_path):
     raw["leds"]["count"] = 3                                  # fewer LEDs than cells use
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(raw, indent=1))
-    r = sowlight("deploy", "--config", bad, "--dry-run")
+    r = sowlight("deploy", "--mpy", "--config", bad, "--dry-run")
     assert r.returncode == 1
     assert "is not a valid board config" in r.stderr and "bad.json:" in r.stderr
 
@@ -196,7 +196,7 @@ def test_a_compiled_module_names_itself_in_tracebacks(tmp_path, micropython):
 # -- errors before any file moves -------------------------------------------------------------
 
 def test_no_port_at_all():
-    r = sowlight("deploy", "--port", "/dev/no-such-port", "--preset", "2x6-stores")
+    r = sowlight("deploy", "--mpy", "--port", "/dev/no-such-port", "--preset", "2x6-stores")
     assert r.returncode == 1 and "there is no serial port /dev/no-such-port" in r.stderr, r.stderr
 
 
@@ -205,14 +205,14 @@ def test_no_board_found_when_no_port_is_given():
     from serial.tools import list_ports
     if any(p.vid is not None for p in list_ports.comports()):
         pytest.skip("a USB serial device is attached here")
-    r = sowlight("deploy", "--preset", "2x6-stores")
+    r = sowlight("deploy", "--mpy", "--preset", "2x6-stores")
     assert r.returncode == 1 and "no board found" in r.stderr and "--port" in r.stderr
 
 
 def test_port_busy(vm):
     holder = serial.Serial(vm.path, exclusive=True)
     try:
-        r = sowlight("deploy", "--port", vm.path, "--preset", "2x6-stores")
+        r = sowlight("deploy", "--mpy", "--port", vm.path, "--preset", "2x6-stores")
     finally:
         holder.close()
     assert r.returncode == 1 and "in use by another program" in r.stderr, r.stderr
@@ -223,7 +223,7 @@ def test_mpremote_missing(vm, tmp_path):
     fake.mkdir(parents=True)
     (fake / "__init__.py").write_text("raise ImportError('mpremote is not installed here')\n")
     env = dict(os.environ, PYTHONPATH=str(fake.parent) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    r = sowlight("deploy", "--port", vm.path, "--preset", "2x6-stores", env=env)
+    r = sowlight("deploy", "--mpy", "--port", vm.path, "--preset", "2x6-stores", env=env)
     assert r.returncode == 1 and "mpremote is not installed: `pip install mpremote`" in r.stderr, r.stderr
 
 
@@ -233,14 +233,14 @@ def test_a_board_without_a_repl_is_refused():
     vb = VirtualBoard(preset="2x6-stores", variant="oware")
     path = vb.start()
     try:
-        r = sowlight("deploy", "--port", path, "--preset", "2x6-stores", "--wait", "2")
+        r = sowlight("deploy", "--mpy", "--port", path, "--preset", "2x6-stores", "--wait", "2")
     finally:
         vb.stop()
     assert r.returncode == 1 and "was asked to stop at the REPL but no REPL came" in r.stderr, r.stderr
 
 
 def test_a_bare_board_needs_a_config(vm):
-    r = sowlight("deploy", "--port", vm.path)
+    r = sowlight("deploy", "--mpy", "--port", vm.path)
     assert r.returncode == 1 and "has no /board.json yet" in r.stderr, r.stderr
     assert flash_files(vm) == []                                     # nothing was written
 
@@ -276,7 +276,7 @@ def run_with_terminal_stderr(*args, timeout=90):
 
 
 def test_deploy_then_the_app_answers(vm):
-    r, stderr = run_with_terminal_stderr("deploy", "--port", vm.path, "--preset", "2x6-stores", "--variants", "oware,kalah")
+    r, stderr = run_with_terminal_stderr("deploy", "--mpy", "--port", vm.path, "--preset", "2x6-stores", "--variants", "oware,kalah")
     assert r.returncode == 0, r.stdout + stderr
     assert "deployed   %s on %s" % (fw_app.SW, vm.path) in r.stdout
     assert "\rcopying [" in stderr and "/main.py" in stderr          # the progress bar, on a terminal
@@ -297,10 +297,10 @@ def test_deploy_again_over_a_running_app(vm):
     keep = subprocess.run([sys.executable, "-m", "mpremote", "connect", vm.path, "exec",
                            "open('notes.txt', 'w').write('mine')"], capture_output=True, text=True, timeout=20)
     assert keep.returncode == 0, keep.stderr
-    r = sowlight("deploy", "--port", vm.path, "--preset", "2x6-stores", "--variants", "oware,kalah", timeout=90)
+    r = sowlight("deploy", "--mpy", "--port", vm.path, "--preset", "2x6-stores", "--variants", "oware,kalah", timeout=90)
     assert r.returncode == 0, r.stderr
     assert board_info(vm.path)["hello"]["sw"] == fw_app.SW            # the app runs (and has Ctrl-C off)
-    r = sowlight("deploy", "--port", vm.path, "--variants", "oware", "--no-compile", "--json", timeout=90)
+    r = sowlight("deploy", "--mpy", "--port", vm.path, "--variants", "oware", "--no-compile", "--json", timeout=90)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["plan"]["config"] == "the board's own /board.json"       # no --preset: the board's config stays

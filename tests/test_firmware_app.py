@@ -443,18 +443,22 @@ def test_the_repl_flag_and_a_held_button_keep_the_app_from_starting(fake, tmp_pa
     assert "confirm held at power-up" in capsys.readouterr().out
 
 
-def test_mip_and_the_freezing_manifest_install_every_file_and_the_led_driver():
-    pkg = json.loads((ROOT / "firmware" / "package.json").read_text())
-    files = sorted("sowlight_fw/" + p.name for p in (ROOT / "firmware" / "sowlight_fw").glob("*.py")
-                   if p.name != "virtual.py")   # the virtual board's simulated hardware: never on a board
-    assert sorted(dest for dest, _ in pkg["urls"]) == files
-    assert all(src == dest for dest, src in pkg["urls"])        # relative to package.json: works from a fork
-    assert ["neopixel", "latest"] in pkg["deps"]
-    manifest = (ROOT / "firmware" / "manifest.py").read_text()
-    assert 'require("neopixel")' in manifest and 'package("sowlight_fw"' in manifest
-    frozen = sorted("sowlight_fw/" + name for name in re.findall(r'^    "(\w+\.py)",$', manifest, re.M))
-    assert frozen == files
-    assert 'package("mancala", base_path="../rules")' in manifest
+def test_the_manifest_is_the_one_list_of_what_goes_on_a_board():
+    from sowlight import deploy, firmware_image
+    parts = firmware_image.manifest_parts()
+    never = {"virtual.py", "memstorage.py", "adafruitleds.py"}    # CPython, RAM storages, CircuitPython
+    files = sorted(p.name for p in (ROOT / "firmware" / "sowlight_fw").glob("*.py") if p.name not in never)
+    packages = {name: (base, f) for name, base, f in parts["packages"]}
+    assert sorted(packages["sowlight_fw"][1]) == files
+    assert packages["mancala"] == (str(ROOT / "rules"), None)     # the whole rules core, every variant
+    assert parts["require"] == ["neopixel"]
+    assert ("main.py", str(ROOT / "firmware")) in parts["modules"]
+    # The .mpy deploy copies exactly the manifest's firmware modules and needs what it requires.
+    plan = deploy.make_plan(*deploy.read_config(ROOT / "hardware" / "boards" / "2x6-stores.json"), "preset",
+                            deploy.Target.REFERENCE, compile=False)
+    copied = sorted(i.target.rsplit("/", 1)[1] for i in plan.items if i.target.startswith("/sowlight_fw/"))
+    assert copied == files
+    assert [d for d, _ in plan.deps] == ["neopixel"]
 
 
 def test_get_state_says_what_the_leds_show_now(fake):

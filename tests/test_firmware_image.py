@@ -1,0 +1,83 @@
+"""`sowlight firmware build`: the image a Pico is flashed with, and what the build says when it cannot run.
+
+The image itself boots and plays in tests/test_emu_board.py (on an emulated RP2040).
+"""
+import struct
+
+import pytest
+
+from sowlight import cli
+from sowlight import firmware_image as fw
+
+UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
+UF2_FLAG_FAMILY = 0x00002000
+
+
+def _uf2_blocks(data):
+    assert len(data) % 512 == 0
+    for i in range(0, len(data), 512):
+        block = data[i:i + 512]
+        m0, m1, flags, addr, size, number, total, family = struct.unpack_from("<8I", block)
+        assert (m0, m1) == UF2_MAGIC[:2] and struct.unpack_from("<I", block, 508)[0] == UF2_MAGIC[2]
+        yield flags, addr, size, number, total, family, block[32:32 + size]
+
+
+def test_the_image_holds_sowlight_frozen_and_the_uf2_matches_the_bin(firmware_image):
+    uf2 = firmware_image
+    assert uf2.name == "sowlight-%s-RPI_PICO-micropython-1.27.0.uf2" % fw.sowlight_version()
+    binary = uf2.with_suffix(".bin").read_bytes()
+    blocks = list(_uf2_blocks(uf2.read_bytes()))
+    assert blocks[0][1] == fw.FLASH_BASE
+    assert all(b[0] & UF2_FLAG_FAMILY and b[5] == fw.UF2_FAMILY_RP2040 for b in blocks)
+    assert [b[3] for b in blocks] == list(range(len(blocks))) and blocks[0][4] == len(blocks)
+    payload = b"".join(b[6] for b in blocks)
+    assert payload[:len(binary)] == binary
+    # The app's modules and the rules core are frozen in (their names are in the image), and it
+    # still fits below the filesystem, which starts 640 KB into the flash.
+    for name in (b"sowlight_fw/controller.py", b"mancala/game.py", b"mancala/variants/omweso.py", b"main.py",
+                 b"neopixel.py"):
+        assert name in binary, name
+    assert b"sowlight_fw/virtual.py" not in binary                 # the virtual board never goes on one
+    assert len(binary) < 0xA0000
+    assert (uf2.parent / fw.BOOTROM).stat().st_size == 16384
+
+
+def test_without_the_toolchain_the_build_names_what_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PATH", str(tmp_path))        # no compiler, no cmake, no make
+    code = cli.main(["firmware", "build", "--micropython", str(tmp_path), "--build-dir", str(tmp_path / "b")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "arm-none-eabi-gcc, cmake, make" in err
+    assert "apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib" in err
+    assert "Traceback" not in err
+
+
+def _checkout(root, version=(1, 27, 0), submodules=True):
+    (root / "py").mkdir(parents=True)
+    (root / "py" / "mpconfig.h").write_text("".join("#define MICROPY_VERSION_%s (%d)\n" % (w, v)
+                                                    for w, v in zip(("MAJOR", "MINOR", "MICRO"), version)))
+    if submodules:
+        for sub in ("lib/pico-sdk/src", "lib/tinyusb/src", "lib/micropython-lib/micropython"):
+            (root / sub).mkdir(parents=True)
+    return root
+
+
+@pytest.mark.parametrize("make, said", [
+    (None, "where are MicroPython's sources? Give --micropython DIR"),
+    (lambda p: p / "empty", "is neither a MicroPython checkout nor a tarball of one"),
+    (lambda p: _checkout(p / "mp", (1, 26, 1)), "holds MicroPython 1.26.1; Sowlight's image is built from v1.27"),
+    (lambda p: _checkout(p / "mp", submodules=False), "run `make -C ports/rp2 BOARD=RPI_PICO submodules`"),
+])
+def test_sources_that_cannot_make_the_image_are_refused_with_what_to_do(tmp_path, monkeypatch, make, said):
+    monkeypatch.delenv(fw.SOURCES_ENV, raising=False)
+    monkeypatch.setattr(fw, "missing_tools", lambda: [])
+    where = make(tmp_path) if make else None
+    with pytest.raises(fw.BuildError) as e:
+        fw.build(micropython=str(where) if where else None, build_dir=str(tmp_path / "b"),
+                             out=str(tmp_path / "o"))
+    assert said in str(e.value)
+
+
+def test_an_unknown_board_is_refused(tmp_path, capsys):
+    assert cli.main(["firmware", "build", "--board", "PYBV11", "--build-dir", str(tmp_path)]) == 1
+    assert "no image is known for board 'PYBV11': the boards are RPI_PICO" in capsys.readouterr().err
