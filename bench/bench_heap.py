@@ -395,6 +395,8 @@ def compile_tree(firmware, rules, out):
     module's name as its source (-s), as `sowlight deploy` does (deploy.module_name)."""
     for src_root, pkg, dst in ((Path(rules), "mancala", out / "lib"), (Path(firmware), "sowlight_fw", out / "fw")):
         for py in sorted((src_root / pkg).rglob("*.py")):
+            if "@micropython.viper" in py.read_text():
+                continue        # native code (muxrp2.py, rp2 only): the WebAssembly VM has no native emitter
             rel = py.relative_to(src_root)
             target = dst / rel.with_suffix(".mpy_")
             target.parent.mkdir(parents=True, exist_ok=True)

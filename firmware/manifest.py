@@ -42,6 +42,7 @@ package("sowlight_fw", files=[
     "link.py",
     "linkrare.py",
     "mux.py",
+    "muxrp2.py",
     "observe.py",
     "sensors.py",
     "service.py",

@@ -66,6 +66,16 @@ class MuxOccupancy:
         return self.muxes[mux][0].read_u16()
 
     def _pass(self, out):
+        t = self._table
+        if t is not None:
+            if out is self.raw or out is self._on:
+                self._read_pass(t, out, self.cells, self.settle_us)
+            else:                       # a caller's list (self-test, calibration): rare
+                self._read_pass(t, self.raw, self.cells, self.settle_us)
+                for c in range(self.cells):
+                    if self.cell_sensors[c] is not None:
+                        out[c] = self.raw[c]
+            return
         for c in range(self.cells):
             s = self.cell_sensors[c]
             if s is not None:

@@ -83,3 +83,21 @@ def mux_init(self, board, machine, settle_us, jump):
     self._on = [0] * self.cells
     self.raw = [0] * self.cells
     self._mux = -1
+    self._table = None
+    if _registers_usable(board):
+        # The RP2040's registers, from viper code (muxrp2.py): the readings go into arrays.
+        from array import array
+        from . import muxrp2
+        self._table = muxrp2.table(self.cells, self.cell_sensors, board.mux_select, board.mux_list)
+        self._read_pass = muxrp2.read_pass
+        self.raw = array("i", bytes(4 * self.cells))
+        self._on = array("i", bytes(4 * self.cells))
+
+
+def _registers_usable(board):
+    import sys
+    if sys.platform != "rp2":
+        return False
+    pins = list(board.mux_select) + [en for _, en in board.mux_list if en is not None]
+    return (len(board.mux_select) == 4 and all(0 <= p < 30 for p in pins)
+            and all(26 <= adc <= 29 for adc, _ in board.mux_list))

@@ -344,6 +344,11 @@ def _sources(variants):
     return out
 
 
+def _native(path):
+    with open(path, encoding="utf-8") as f:
+        return "@micropython.viper" in f.read()
+
+
 def _main_py():
     path = os.path.join(CHECKOUT_FIRMWARE, "main.py")
     if not os.path.isfile(path):
@@ -362,6 +367,10 @@ def make_plan(board, config_data, config_source, target, variants=None, compile=
     keep_all = set(chosen) >= set(playable)
     main_path, main_data = _main_py()
     sources = _sources(chosen)
+    if target.arch is None:
+        # Native code (muxrp2.py: imported on an RP2040 only) cannot be compiled for a board without a
+        # native emitter, nor would it be imported there.
+        sources = [s for s in sources if not _native(s[1])]
     command = _mpy_cross_command(target) if compile else None
     with tempfile.TemporaryDirectory(prefix="sowlight-deploy-") as tmp:
         def build(entry):
