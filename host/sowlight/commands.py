@@ -8,6 +8,8 @@ from . import link_cli
 from . import deploy_cli, vmboard_cli
 from . import virtual_cli
 from . import demo
+from . import analyse_cmd
+from .web import serve_cmd
 
 REGISTRARS = [
     play.register,
@@ -19,4 +21,6 @@ REGISTRARS = [
     vmboard_cli.register,       # sowlight board vm
     virtual_cli.register,       # sowlight board virtual
     demo.register,              # sowlight demo
+    analyse_cmd.register,       # sowlight analyse
+    serve_cmd.register,         # sowlight serve
 ]
