@@ -7,6 +7,7 @@
 # Installs:
 #   - this project, editable, with its test extra:  python3 -m pip install -e '.[test]'
 #   - the MicroPython VM the tests run device code on:  npm ci --prefix tests/micropython
+#   - on CI, as root, when missing: Debian's chromium for the browser tests
 # Each step is skipped when what it would install is already in place (stamps
 # are compared with pyproject.toml / package-lock.json), so reruns are fast.
 #
@@ -63,6 +64,15 @@ elif ! cmp -s "$harness/package-lock.json" "$npm_stamp"; then
     say "installing the MicroPython VM (npm ci --prefix $harness)"
     npm ci --prefix "$harness" --no-audit --no-fund --loglevel=error >/dev/null
     cp "$harness/package-lock.json" "$npm_stamp"
+fi
+
+# --- Chromium for the web view's browser tests (tests/test_web_browser.py) ----
+# CI runs this script as root: there Debian's chromium is installed when missing.  Elsewhere
+# nothing is installed system-wide; the browser tests say what is missing and are skipped.
+if [ -n "${CI:-}" ] && [ "$(id -u)" = 0 ] && ! command -v chromium >/dev/null 2>&1 &&
+        command -v apt-get >/dev/null 2>&1; then
+    say "installing Chromium for the browser tests (apt-get install chromium)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
 exec "$PYTHON" -m pytest "$@"
