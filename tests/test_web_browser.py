@@ -149,12 +149,20 @@ def archive_server(tmp_path_factory):
         yield srv
 
 
+def open_game(page, srv, number, from_list=False):
+    """The game's page, opened from the list of games or by its address."""
+    if from_list:
+        page.goto(srv.url + "/#/games")
+        page.click("tr[data-game='%d'] a" % number)
+    else:
+        page.goto(srv.url + "/#/game/%d" % number)
+    page.wait_for_selector("#replay-board svg.board")
+
+
 def test_a_game_is_replayed_move_by_move_and_seed_by_seed(page, archive_server, tmp_path):
     srv = archive_server
     d = srv.json("/api/games/1")
-    page.goto(srv.url + "/#/games")
-    page.click("tr[data-game='1'] a")
-    page.wait_for_selector("#replay-board svg.board")
+    open_game(page, srv, 1, from_list=True)
     board = page.locator("#replay-board")
 
     def at(ply):
@@ -199,8 +207,7 @@ def test_a_game_is_replayed_move_by_move_and_seed_by_seed(page, archive_server, 
 def test_the_analysis_shows(page, archive_server, tmp_path):
     srv = archive_server
     rep = srv.json("/api/games/1/analysis?depth=3")
-    page.goto(srv.url + "/#/game/1")
-    page.wait_for_selector("#replay-board svg.board")
+    open_game(page, srv, 1)
     page.click("#analyse")
     page.wait_for_selector("#eval-graph")
     assert page.locator("#eval-graph circle.pt").count() == len(rep["moves"])

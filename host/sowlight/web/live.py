@@ -82,9 +82,19 @@ class LiveBoard:
             try:
                 self.view.pump(0.2)
             except _link.LinkError as e:
-                self.error = str(e)
-                self._publish()
-                self._stop.wait(1.0)
+                self._failed(str(e))
+
+    def _failed(self, text):
+        """Say what went wrong on the page, and give the board a moment."""
+        self.error = text
+        self._publish()
+        self._stop.wait(1.0)
+
+    def _new_demo_game(self, robot):
+        self.conn.link.request("new_game", {"variant": self.demo, "options": {}})
+        self.view.refresh()
+        robot.set_up()
+        self._publish()
 
     def _demo_loop(self):
         view = self.view
@@ -96,10 +106,7 @@ class LiveBoard:
                     if state.get("phase") == "over":
                         self._archive()
                         self._stop.wait(3 * self.pace)
-                    self.conn.link.request("new_game", {"variant": self.demo, "options": {}})
-                    view.refresh()
-                    robot.set_up()
-                    self._publish()
+                    self._new_demo_game(robot)
                     self._stop.wait(self.pace)
                     continue
                 game = view.game(state)
@@ -110,17 +117,12 @@ class LiveBoard:
                 self._stop.wait(self.pace)
             except (RobotError, BoardViewError, mancala.RulesError) as e:
                 self.error = "the demo's hands stopped: %s (a new game follows)" % e
-                self._publish()
                 try:
-                    self.conn.link.request("new_game", {"variant": self.demo, "options": {}})
-                    view.refresh()
-                    robot.set_up()
-                except (_link.LinkError, RobotError, BoardViewError):
-                    self._stop.wait(1.0)
+                    self._new_demo_game(robot)
+                except (_link.LinkError, RobotError, BoardViewError) as e:
+                    self._failed("the demo cannot start a new game: %s" % e)
             except _link.LinkError as e:
-                self.error = str(e)
-                self._publish()
-                self._stop.wait(1.0)
+                self._failed(str(e))
 
     def _archive(self):
         if self.store_path is None:
