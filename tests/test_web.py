@@ -2,6 +2,7 @@
 downloads, analysis, statistics, the live board's snapshot -- against a real server process."""
 import json
 import random
+import time
 
 import pytest
 
@@ -153,3 +154,29 @@ def test_frames_follow_the_firmware_s_bookkeeping_in_every_shape():
                 continue
             assert frames[-1]["counts"] == list(g.cells()), (variant, trace)
             assert all(f["hand"] >= 0 for f in frames)
+
+
+def test_a_board_at_a_port_is_shown_and_its_loss_said(tmp_path):
+    board = subprocess.Popen([sys.executable, "-m", "sowlight", "board", "virtual", "--variant", "oware"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = board.stdout.readline().strip()
+        assert port.startswith("/dev/"), board.stderr.read()
+        with Serve(["--board-port", port, "--db", str(tmp_path / "a.sqlite3")]) as srv:
+            end = time.monotonic() + 20
+            while not (snap := srv.json("/api/live")).get("counts") and time.monotonic() < end:
+                time.sleep(0.2)
+            assert snap["board"]["virtual"] and snap["variant"] == "oware" and snap["counts"] == [4] * 12 + [0, 0]
+            assert snap["to_move"] == 0 and snap["phase"] == "await_lift" and snap["error"] is None
+            assert sorted(snap["roles"]) == [str(c) for c in range(6)] and {r for r, _ in snap["roles"].values()} == {"lift"}
+            board.terminate()
+            board.wait(10)
+            t0 = time.monotonic()
+            while "stopped answering" not in (srv.json("/api/live").get("error") or ""):
+                assert time.monotonic() - t0 < 40, srv.json("/api/live")
+                time.sleep(0.5)
+            print("the board's loss was said after %.1f s" % (time.monotonic() - t0))
+    finally:
+        if board.poll() is None:
+            board.kill()
+            board.wait()

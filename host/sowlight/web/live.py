@@ -34,14 +34,17 @@ from . import board as _board
 
 
 class LiveBoard:
-    def __init__(self, conn, demo=None, pace=1.0, seed=None, store_path=None, no_board=None):
+    def __init__(self, conn, demo=None, pace=1.0, seed=None, store_path=None, no_board=None, finder=None,
+                 retry_s=3.0):
         self.conn = conn
-        self.view = conn.view if conn is not None else None
+        self.view = None
         self.demo = demo                  # the variant robot hands play, or None
         self.pace = pace
         self.rng = random.Random(seed)
         self.store_path = store_path      # the archive a demo's games are synced into
         self.no_board = no_board or "no board is connected"
+        self.finder = finder              # fn() -> (connection or None, why not): looks for a board again
+        self.retry_s = retry_s
         self.version = 0
         self.snapshot = None
         self._subs = set()
@@ -49,6 +52,8 @@ class LiveBoard:
         self._stop = threading.Event()
         self._thread = None
         self._lock = threading.RLock()
+        self._robot = None
+        self._relook = False              # the board came back: read its state and lights again
         self._base = None                 # (key, game) of the position the board published last
         self._cands = None                # [(move, trace)] the hands may be making
         self._live = None                 # the frame the hands' steps so far leave the board in
@@ -59,15 +64,14 @@ class LiveBoard:
     # ----- running -------------------------------------------------------------------------------
 
     def start(self, loop=None):
+        """Follow the board (or look for one) in a thread of its own; snapshots go to `loop`'s viewers."""
         self._loop = loop
-        if self.view is None:
-            self._publish()
-            return
-        self.view.watchers.append(self._event)
-        self.view.look()
+        if self.conn is not None:
+            self.no_board = "connecting to the board…"
         self._publish()
-        target = self._demo_loop if self.demo else self._pump_loop
-        self._thread = threading.Thread(target=target, name="sowlight-serve-live", daemon=True)
+        if self.conn is None and self.finder is None:
+            return
+        self._thread = threading.Thread(target=self._run, name="sowlight-serve-live", daemon=True)
         self._thread.start()
 
     def stop(self):
@@ -77,12 +81,65 @@ class LiveBoard:
         if self.conn is not None:
             self.conn.close()
 
-    def _pump_loop(self):
+    def _attach(self):
+        self.view = self.conn.view
+        self.view.watchers.append(self._event)
+        self.view.look()
+        self._robot = Robot(self.view, rng=self.rng) if self.demo else None
+        self.error = None
+        self._publish()
+
+    def _run(self):
         while not self._stop.is_set():
             try:
-                self.view.pump(0.2)
+                if self.view is None:
+                    if self.conn is None:
+                        self.conn, why = self.finder()
+                        if self.conn is None:
+                            self.no_board = why
+                            self._publish()
+                            self._stop.wait(self.retry_s)
+                            continue
+                    self._attach()
+                if self.demo:
+                    self._demo_turn()
+                else:
+                    self.view.pump(0.2)
+                    if self._relook:
+                        self._relook = False
+                        self.view.look()
+                        self._publish()
+            except (RobotError, BoardViewError, mancala.RulesError) as e:
+                if not self.demo:
+                    self._failed(str(e))
+                    continue
+                self.error = "the demo's hands stopped: %s (a new game follows)" % e
+                try:
+                    self._new_demo_game()
+                except (_link.LinkError, RobotError, BoardViewError) as e:
+                    self._failed("the demo cannot start a new game: %s" % e)
+            except _link.LinkClosed:
+                return
+            except _link.LinkDown as e:
+                self._lost(e)
             except _link.LinkError as e:
                 self._failed(str(e))
+
+    def _lost(self, e):
+        """The board stopped answering: drop it and, when the board can be looked for, look again."""
+        with self._lock:
+            conn, self.conn, self.view = self.conn, None, None
+        try:
+            conn.close()
+        except _link.LinkError:
+            pass
+        self.no_board = "the board stopped answering (%s)%s" % (
+            e, ": looking for it again" if self.finder is not None else "")
+        self._publish()
+        if self.finder is None:
+            self._stop.set()
+        else:
+            self._stop.wait(self.retry_s)
 
     def _failed(self, text):
         """Say what went wrong on the page, and give the board a moment."""
@@ -90,39 +147,29 @@ class LiveBoard:
         self._publish()
         self._stop.wait(1.0)
 
-    def _new_demo_game(self, robot):
+    def _new_demo_game(self):
         self.conn.link.request("new_game", {"variant": self.demo, "options": {}})
         self.view.refresh()
-        robot.set_up()
+        self._robot.set_up()
         self._publish()
 
-    def _demo_loop(self):
+    def _demo_turn(self):
+        """One move of the robot hands (or a new game when there is none to play on)."""
         view = self.view
-        robot = Robot(view, rng=self.rng)
-        while not self._stop.is_set():
-            try:
-                state = view.refresh()
-                if state.get("game") is None or state.get("phase") == "over":
-                    if state.get("phase") == "over":
-                        self._archive()
-                        self._stop.wait(3 * self.pace)
-                    self._new_demo_game(robot)
-                    self._stop.wait(self.pace)
-                    continue
-                game = view.game(state)
-                # Two moves ahead: a game worth watching, quickly found.
-                move = best_move(game, depth=2).best if self.rng.random() < 0.7 else None
-                robot.play_move(move)
-                self._publish()
-                self._stop.wait(self.pace)
-            except (RobotError, BoardViewError, mancala.RulesError) as e:
-                self.error = "the demo's hands stopped: %s (a new game follows)" % e
-                try:
-                    self._new_demo_game(robot)
-                except (_link.LinkError, RobotError, BoardViewError) as e:
-                    self._failed("the demo cannot start a new game: %s" % e)
-            except _link.LinkError as e:
-                self._failed(str(e))
+        state = view.refresh()
+        if state.get("game") is None or state.get("phase") == "over":
+            if state.get("phase") == "over":
+                self._archive()
+                self._stop.wait(3 * self.pace)
+            self._new_demo_game()
+            self._stop.wait(self.pace)
+            return
+        game = view.game(state)
+        # Two moves ahead: a game worth watching, quickly found.
+        move = best_move(game, depth=2).best if self.rng.random() < 0.7 else None
+        self._robot.play_move(move)
+        self._publish()
+        self._stop.wait(self.pace)
 
     def _archive(self):
         if self.store_path is None:
@@ -173,6 +220,13 @@ class LiveBoard:
         elif kind == "leds":
             if not any(r == "error" for r, _ in (self.view.lit or {}).values()):
                 self._mismatch = None
+        elif kind == _link.LINK:
+            # The link brings the board back by itself (a replug finds it by its serial number).
+            if p.get("status") == "down":
+                self.error = "the board stopped answering (%s): waiting for it to come back" % p.get("reason")
+            elif p.get("status") in ("up", "board_restarted"):
+                self.error = None
+                self._relook = True
         if kind != "log":
             self._publish()
 
@@ -226,9 +280,9 @@ class LiveBoard:
         return {"id": self.view.board_id, "describe": self.view.describe(), "virtual": self.view.virtual}
 
     def _make(self):
-        if self.view is None:
-            return {"board": None, "message": self.no_board}
         view = self.view
+        if view is None:
+            return {"board": None, "message": self.no_board}
         state = view.state or {}
         out = {"board": self._board_info(), "error": self.error, "phase": state.get("phase"),
                "hint": bool(state.get("hint")), "board_game": state.get("game"), "ply": state.get("ply"),

@@ -39,7 +39,7 @@ def _connect(args):
         conn = open_board(port=args.board_port, url=args.url, vid=None, pid=None, wait=10.0, virtual=virtual,
                           variant=args.variant or "oware", preset=args.preset, say=lambda t: print(t, file=sys.stderr))
     except ports.NoBoardError:
-        return None, "no board found (plug one in and restart, or start with --virtual for a virtual board)"
+        return None, "no board found: plug one in (it is looked for every few seconds), or start with --virtual"
     except (ports.PortError, link.LinkError, BoardViewError) as e:
         if args.board_port or args.url:
             raise
@@ -73,8 +73,16 @@ def run(args):
     except (ports.PortError, link.LinkError, BoardViewError) as e:
         return _fail(str(e))
     db = paths.archive_path(args.db)
+    finder = None
+    if not (args.no_board or args.virtual or args.demo):
+        def finder():
+            # A board plugged in (or back) while the page is open is found and shown.
+            try:
+                return _connect(args)
+            except (ports.PortError, link.LinkError, BoardViewError) as e:
+                return None, "no board: %s" % e
     live = LiveBoard(conn, demo=(args.variant or "oware") if args.demo else None, pace=args.pace,
-                     store_path=None if args.no_archive else db, no_board=why)
+                     store_path=None if args.no_archive else db, no_board=why, finder=finder)
     if not _local(args.host):
         print("sowlight serve: WARNING: listening on %s: anyone who can reach this computer on port %d sees the "
               "archive and the board (there is no login). Use the default, %s, unless that is what you want."

@@ -36,7 +36,7 @@ const SowBoard = (() => {
     const boardW = PAD * 2 + cols * STEP + sideW * 2;
     const counterH = lay.counters.length ? 72 : 0;
     const boardH = PAD * 2 + rows * STEP + (rows === 4 ? 10 : 0);
-    const H = boardH + counterH + 8;
+    const H = boardH + counterH + 24;   // and a line for the seeds in the hand
     const svg = el("svg", {viewBox: `0 0 ${boardW} ${H}`, width: boardW, height: H, class: "board",
                            role: "img", "aria-label": lay.title});
     svg.appendChild(el("rect", {x: 1, y: 1, width: boardW - 2, height: boardH - 2, rx: 26, fill: WOOD,
@@ -90,7 +90,7 @@ const SowBoard = (() => {
       cell(c, PAD + 40 + i * 110, boardH + 30, "counter");
     });
     if (opts.hand) {
-      svg.appendChild(el("text", {x: boardW - PAD, y: H - 6, "text-anchor": "end", class: "hand", "font-size": 13},
+      svg.appendChild(el("text", {x: boardW - PAD, y: H - 5, "text-anchor": "end", class: "hand", "font-size": 13},
                          "in the hand: " + opts.hand));
     }
     return svg;
