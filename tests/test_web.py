@@ -120,6 +120,7 @@ def test_statistics_count_the_archive(server):
 def test_no_board_is_said_and_the_page_is_served(server):
     snap = server.json("/api/live")
     assert snap["board"] is None and "--no-board" in snap["message"]
+    assert "no game" in server.json("/api/live/analysis", status=400)["error"]
     status, headers, body = server.get("/")
     assert status == 200 and b"/static/app.js" in body
     for asset in ("app.js", "board.js", "style.css"):
@@ -169,6 +170,8 @@ def test_a_board_at_a_port_is_shown_and_its_loss_said(tmp_path):
             assert snap["board"]["virtual"] and snap["variant"] == "oware" and snap["counts"] == [4] * 12 + [0, 0]
             assert snap["to_move"] == 0 and snap["phase"] == "await_lift" and snap["error"] is None
             assert sorted(snap["roles"]) == [str(c) for c in range(6)] and {r for r, _ in snap["roles"].values()} == {"lift"}
+            values = srv.json("/api/live/analysis")
+            assert values["to_move"] == 0 and sorted(m["notation"] for m in values["moves"]) == list("ABCDEF")
             board.terminate()
             board.wait(10)
             t0 = time.monotonic()

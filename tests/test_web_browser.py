@@ -77,9 +77,19 @@ def counts_shown(page, box):
 
 def test_the_live_board_follows_robot_hands_on_a_virtual_board(page, tmp_path):
     db = str(tmp_path / "a.sqlite3")
-    with Serve(["--virtual", "--demo", "--variant", "kalah", "--pace", "0.4", "--no-archive", "--db", db]) as srv:
+    with Serve(["--virtual", "--demo", "--hints", "--variant", "kalah", "--pace", "0.4", "--no-archive",
+                "--db", db]) as srv:
         page.goto(srv.url + "/#/live")
         page.wait_for_selector("#live-board svg.board .cell[data-role='lift']", timeout=30000)
+        # The board's hint: its pit lit green, and named.
+        page.wait_for_function("""() => { const c = document.querySelector("#live-board .cell[data-role='hint']");
+                                          const f = document.querySelector("[data-fact='hint']");
+                                          return c && f && f.textContent.includes(c.dataset.name); }""",
+                               timeout=30000)
+        # The values of every legal move where the board is.
+        page.click("#live-analyse")
+        page.wait_for_selector("#live-values-table")
+        assert page.locator("#live-values-table tr").count() >= 2
         first = page.locator("#live-board").screenshot(path=str(tmp_path / "live-1.png"))
         # What the page receives: snapshots as the hands go, several within one move.
         page.evaluate("""() => { window.snaps = []; const es = new EventSource('/api/live/events');

@@ -8,6 +8,7 @@ Routes (docs/web.md lists them with their answers):
     /static/...                        the page's script, style sheet (package data: no CDN)
     /api/meta                          the LED colours, the analysis thresholds, the version
     /api/live, /api/live/events        the live board: a snapshot; a stream of them (server-sent events)
+    /api/live/analysis                 the value of every legal move in the position the live board shows
     /api/games?player=&variant=&board=&result=&since=&until=    the archive's games, filtered
     /api/games/{ref}                   one game: its record, move list, positions and each move's frames
     /api/games/{ref}/record.txt|.json  the game's record to download
@@ -147,6 +148,14 @@ class _Api:
     async def live_now(self, request):
         return JSONResponse(self.live.snapshot)
 
+    async def live_values(self, request):
+        game = self.live.shown
+        if game is None or game.is_over():
+            return _error(400, "the board shows no game with a move to play")
+        rep = await run_in_threadpool(analysis.position_report, game.copy(), self.depth, self.time_ms)
+        rep["position"] = mancala.to_text(game)
+        return JSONResponse(rep)
+
     async def live_events(self, request):
         q = self.live.subscribe()
 
@@ -207,6 +216,7 @@ def make_app(archive_path, live, depth=analysis.DEPTH, time_ms=2000):
         Route("/api/meta", api.meta),
         Route("/api/live", api.live_now),
         Route("/api/live/events", api.live_events),
+        Route("/api/live/analysis", api.live_values),
         Route("/api/games", api.games),
         Route("/api/games/{ref}", api.game),
         Route("/api/games/{ref}/record.{fmt:str}", api.record),

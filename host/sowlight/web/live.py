@@ -35,10 +35,11 @@ from . import board as _board
 
 class LiveBoard:
     def __init__(self, conn, demo=None, pace=1.0, seed=None, store_path=None, no_board=None, finder=None,
-                 retry_s=3.0):
+                 retry_s=3.0, hints=False):
         self.conn = conn
         self.view = None
         self.demo = demo                  # the variant robot hands play, or None
+        self.hints = hints                # the demo turns the board's hints on and plays the hinted pit
         self.pace = pace
         self.rng = random.Random(seed)
         self.store_path = store_path      # the archive a demo's games are synced into
@@ -60,6 +61,7 @@ class LiveBoard:
         self._mismatch = None
         self._last_move = None
         self.error = None
+        self.shown = None                 # the game in the position the latest snapshot shows (a copy)
 
     # ----- running -------------------------------------------------------------------------------
 
@@ -85,7 +87,7 @@ class LiveBoard:
         self.view = self.conn.view
         self.view.watchers.append(self._event)
         self.view.look()
-        self._robot = Robot(self.view, rng=self.rng) if self.demo else None
+        self._robot = Robot(self.view, rng=self.rng, prefer_hint=self.hints) if self.demo else None
         self.error = None
         self._publish()
 
@@ -151,6 +153,8 @@ class LiveBoard:
         self.conn.link.request("new_game", {"variant": self.demo, "options": {}})
         self.view.refresh()
         self._robot.set_up()
+        if self.hints:
+            self.conn.link.request("hint", {"on": True})
         self._publish()
 
     def _demo_turn(self):
@@ -164,9 +168,15 @@ class LiveBoard:
             self._new_demo_game()
             self._stop.wait(self.pace)
             return
-        game = view.game(state)
-        # Two moves ahead: a game worth watching, quickly found.
-        move = best_move(game, depth=2).best if self.rng.random() < 0.7 else None
+        if self.hints:
+            # The board searches for its hint once it is idle after a move: give it the time.
+            view.wait_for(lambda: bool(view.cells("hint")), 5.0)
+            self._publish()
+            self._stop.wait(self.pace)
+            move = None
+        else:
+            # Two moves ahead: a game worth watching, quickly found.
+            move = best_move(view.game(state), depth=2).best if self.rng.random() < 0.7 else None
         self._robot.play_move(move)
         self._publish()
         self._stop.wait(self.pace)
@@ -282,6 +292,7 @@ class LiveBoard:
     def _make(self):
         view = self.view
         if view is None:
+            self.shown = None
             return {"board": None, "message": self.no_board}
         state = view.state or {}
         out = {"board": self._board_info(), "error": self.error, "phase": state.get("phase"),
@@ -289,11 +300,13 @@ class LiveBoard:
                "demo": self.demo, "last_move": self._last_move}
         game = self._game()
         if game is None:
+            self.shown = None
             lay = _board.board_layout(view.hello)
             lit = view.lit or {}
             out.update({"layout": lay, "roles": {str(c): [r, n] for c, (r, n) in lit.items()},
                         "counts": None, "to_move": None, "message": "the board has no game (it shows its menu)"})
             return out
+        self.shown = game.copy()
         lay = _board.layout(game)
         roles = view.roles_by_game_cell(game)
         live = self._live

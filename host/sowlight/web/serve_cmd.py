@@ -52,6 +52,8 @@ def run(args):
         return _fail("--port is 1 to 65535", 2)
     if args.depth < 1:
         return _fail("--depth must be 1 or more", 2)
+    if args.hints and not args.demo:
+        return _fail("--hints is for the demo's hands: add --demo", 2)
     if args.demo and (args.board_port or args.url or args.no_board):
         return _fail("--demo plays on a virtual board it starts: leave out --board-port, --url and --no-board", 2)
     if args.variant:
@@ -82,7 +84,8 @@ def run(args):
             except (ports.PortError, link.LinkError, BoardViewError) as e:
                 return None, "no board: %s" % e
     live = LiveBoard(conn, demo=(args.variant or "oware") if args.demo else None, pace=args.pace,
-                     store_path=None if args.no_archive else db, no_board=why, finder=finder)
+                     store_path=None if args.no_archive else db, no_board=why, finder=finder,
+                     hints=args.hints)
     if not _local(args.host):
         print("sowlight serve: WARNING: listening on %s: anyone who can reach this computer on port %d sees the "
               "archive and the board (there is no login). Use the default, %s, unless that is what you want."
@@ -125,6 +128,7 @@ def register(sub, board_sub):
     where.add_argument("--no-board", action="store_true", help="show no board (games and statistics only)")
     b.add_argument("--demo", action="store_true",
                    help="on a virtual board, robot hands play games one after another (the live board follows)")
+    b.add_argument("--hints", action="store_true", help="the demo turns the board's hints on and plays the hinted pit")
     b.add_argument("--variant", "-v", metavar="V", help="the demo's game, and the virtual board's (default oware)")
     b.add_argument("--preset", metavar="P", help="the virtual board's preset (default: the smallest that plays the game)")
     b.add_argument("--pace", type=float, default=1.0, metavar="S", help="the demo's pause between moves (default 1 s)")

@@ -42,7 +42,21 @@ function legend(roles, toMove) {
 function showLive() {
   const boardBox = h("div", {id: "live-board", class: "board-box"});
   const info = h("div", {id: "live-info", class: "info"});
-  main.replaceChildren(h("h1", {}, "Live board"), h("div", {class: "split"}, boardBox, info));
+  const valuesBox = h("div", {id: "live-values"});
+  const valuesBtn = h("button", {id: "live-analyse", onclick: async () => {
+    valuesBtn.disabled = true;
+    try {
+      const a = await api("/api/live/analysis");
+      valuesBox.replaceChildren(h("h3", {}, `Values of the moves for player ${a.to_move} (${a.depth} moves ahead, seeds)`),
+        h("table", {class: "values", id: "live-values-table"}, h("tr", {}, h("th", {}, "move"), h("th", {}, "value")),
+          a.moves.map(x => h("tr", {}, h("td", {}, x.notation), h("td", {class: "num"}, signed(x.value))))));
+    } catch (e) {
+      valuesBox.replaceChildren(h("p", {class: "warn"}, e.message));
+    }
+    valuesBtn.disabled = false;
+  }}, "Values of the moves");
+  main.replaceChildren(h("h1", {}, "Live board"), h("div", {class: "split"}, boardBox, info),
+                       h("div", {class: "controls"}, valuesBtn), valuesBox);
   const conn = document.getElementById("conn");
   function render(s) {
     document.body.dataset.liveVersion = s.version;
