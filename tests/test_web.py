@@ -134,7 +134,11 @@ def test_listening_beyond_this_computer_is_warned_about(db):
         assert srv.json("/api/games")["games"]
     assert "WARNING: listening on 0.0.0.0" in srv.stderr and "no login" in srv.stderr
     with Serve(["--no-board", "--db", db]) as srv:
-        pass
+        # A second server on the same port is told so, plainly.
+        r = subprocess.run([sys.executable, "-m", "sowlight", "serve", "--no-board", "--db", db, "--port", str(srv.port)],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 1 and "cannot listen on 127.0.0.1 port %d" % srv.port in r.stderr
+        assert "choose another with --port" in r.stderr and "Traceback" not in r.stderr
     assert "WARNING" not in srv.stderr and "http://127.0.0.1:%d/" % srv.port in srv.stderr
 
 

@@ -86,7 +86,8 @@ class _Api:
             out.append(g)
         out.reverse()             # newest first, as a list to look through
         return JSONResponse({"games": out, "variants": sorted({g["variant"] for g in rows}),
-                             "boards": sorted({g["board"] for g in rows if g["board"]}), "results": list(RESULTS)})
+                             "boards": sorted({g["board"] for g in rows if g["board"]}),
+                             "results": list(RESULTS) + sorted({g["result"] for g in rows} - set(RESULTS))})
 
     async def game(self, request):
         d = await run_in_threadpool(self._game, request.path_params["ref"])

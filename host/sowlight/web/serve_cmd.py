@@ -7,6 +7,7 @@ Starlette and uvicorn are imported only when the command runs, so the rest of
 the CLI starts as fast as before.
 """
 import ipaddress
+import socket
 import sys
 
 from .. import analysis, paths
@@ -86,6 +87,15 @@ def run(args):
     live = LiveBoard(conn, demo=(args.variant or "oware") if args.demo else None, pace=args.pace,
                      store_path=None if args.no_archive else db, no_board=why, finder=finder,
                      hints=args.hints)
+    try:
+        sock = _listen(args.host, args.port)
+    except OSError as e:
+        if conn is not None:
+            conn.close()
+        if isinstance(e, socket.gaierror):
+            return _fail("cannot listen on %s: no such address here (%s)" % (args.host, e.strerror or e), 2)
+        return _fail("cannot listen on %s port %d (%s): another program may be using it; choose another with --port"
+                     % (args.host, args.port, e.strerror or e))
     if not _local(args.host):
         print("sowlight serve: WARNING: listening on %s: anyone who can reach this computer on port %d sees the "
               "archive and the board (there is no login). Use the default, %s, unless that is what you want."
@@ -96,14 +106,31 @@ def run(args):
         import webbrowser
         webbrowser.open(url)
     app = make_app(db, live, depth=args.depth, time_ms=int(args.time * 1000))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=2)
+        server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
+        sock.close()
         if conn is not None and live._thread is None:
             conn.close()        # the app never started: the live board was not handed over
     return 0
+
+
+def _listen(host, port):
+    """The server's socket, bound here so that a port in use is said plainly (uvicorn would exit)."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 def register(sub, board_sub):
