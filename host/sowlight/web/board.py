@@ -7,8 +7,11 @@ The browser draws the SVG from these (static/board.js); nothing here does I/O.
     colours()               the LED colour of each role, as the board's firmware lights it
 """
 import mancala
+from mancala.trace import Step
 from sowlight_fw import colours as _colours
 from sowlight_fw.follow import Follower
+
+from .. import gamerecord
 
 
 def layout(game):
@@ -96,7 +99,6 @@ def frames(game, trace):
 
 
 def _step(s):
-    from mancala.trace import Step
     return s if isinstance(s, Step) else Step(s[0], s[1], s[2], s[3])
 
 
@@ -115,7 +117,6 @@ def replay(d):
 
     Each position is the one the archive holds; a move's frames come from its recorded trace
     played from the position before it."""
-    from .. import gamerecord
     game = gamerecord.position_game(d["start"])
     out = {"layout": layout(game), "positions": [picture(game)], "plies": []}
     for e in d["moves"]:
