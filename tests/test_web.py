@@ -127,6 +127,7 @@ def test_no_board_is_said_and_the_page_is_served(server):
         assert server.get("/static/" + asset)[0] == 200
     meta = server.json("/api/meta")
     assert meta["colours"]["lift0"] == "#ff6e00" and meta["colours"]["hint"] == "#00ff1e"
+    assert "drop one seed here" in meta["roles"]["drop"] and meta["thresholds"]["mistake"] >= 1
 
 
 def test_listening_beyond_this_computer_is_warned_about(db):
