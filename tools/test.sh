@@ -7,7 +7,8 @@
 # Installs:
 #   - the system packages the tests use (as root, with apt-get; otherwise it says which
 #     are missing and those tests skip, or fail under CI=true): the ARM toolchain that
-#     builds the firmware image (docs/development.md)
+#     builds the firmware image (docs/development.md), chromium for the web view's
+#     browser tests
 #   - this project, editable, with its test extra:  python3 -m pip install -e '.[test]'
 #   - the MicroPython VM the tests run device code on:  npm ci --prefix tests/micropython
 # Each step is skipped when what it would install is already in place (stamps
@@ -34,6 +35,7 @@ system_packages=(
     "test -e /usr/lib/arm-none-eabi/lib/libc.a libnewlib-arm-none-eabi"
     "test -e /usr/lib/arm-none-eabi/include/c++ libstdc++-arm-none-eabi-newlib"
     "cmake cmake"
+    "chromium chromium"
 )
 missing=()
 for entry in "${system_packages[@]}"; do

@@ -9,6 +9,8 @@ from . import deploy_cli, vmboard_cli
 from . import virtual_cli
 from . import demo
 from . import firmware_cli
+from . import analyse_cmd
+from .web import serve_cmd
 
 REGISTRARS = [
     play.register,
@@ -21,4 +23,6 @@ REGISTRARS = [
     virtual_cli.register,       # sowlight board virtual
     demo.register,              # sowlight demo
     firmware_cli.register,      # sowlight firmware build
+    analyse_cmd.register,       # sowlight analyse
+    serve_cmd.register,         # sowlight serve
 ]
