@@ -61,11 +61,16 @@ def cmd_virtual(args):
         return run_vm(args.flash)
     try:
         options = parse_options(args.option)
-        if args.variant:
-            mancala.Game(args.variant, **options)     # a bad name or option is a bad command line, as for `play`
-    except (ValueError, mancala.RulesError) as e:
+    except ValueError as e:
         print("sowlight board virtual: %s" % harmless.text(e), file=sys.stderr)
         return 2
+    if args.variant:
+        try:
+            mancala.Game(args.variant, **options)     # a bad name or option is a bad command line, as for `play`
+        except (ValueError, mancala.RulesError) as e:
+            print("sowlight board virtual: cannot start %s: %s" % (harmless.text(args.variant), harmless.text(e)),
+                  file=sys.stderr)
+            return 2
     if options and not args.variant:
         print("sowlight board virtual: --option needs --variant (the game they are for)", file=sys.stderr)
         return 2
