@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
+import mancala
 from sowlight import archive, boardconfig, cli, drawings, gamerecord, harmless
-from sowlight_fw import codec
 
 from mockboard import MockBoard, PtyBoard, random_games
 from test_firmware_link import cable, fake  # noqa: F401  (fixtures: the real app on a scripted cable)
@@ -77,9 +77,6 @@ def evil_record():
     d["moves"] = r.events
     gamerecord.settle(d, r)
     return d
-
-
-import mancala  # noqa: E402  (after the helpers that name it, for reading order)
 
 
 @pytest.fixture

@@ -349,7 +349,16 @@ def check_json_game(g, where, source=None):
     _need(isinstance(g, dict), where, "a game must be an object", source)
     for key in ("variant", "start", "moves"):
         _need(key in g, where, "the field %r is missing" % key, source)
-    _need(_opt_str(g.get("id")), where, "id must be a string", source)
+    for key in ("variant", "start"):
+        _need(isinstance(g[key], str), where, "%s must be a string" % key, source)
+    _need(_opt_str(g.get("id")) and _opt_str(g.get("result")), where, "id and result must be strings", source)
+    players = g.get("players")
+    _need(players is None or (isinstance(players, list) and all(isinstance(p, str) for p in players)), where,
+          "players must be a list of names (strings) or null", source)
+    _need(isinstance(g.get("options", {}), dict), where, "options must be an object", source)
+    winner = g.get("winner")
+    _need(winner is None or (isinstance(winner, int) and not isinstance(winner, bool)), where,
+          "winner must be a player number or null", source)
     for key in ("started", "ended", "board", "reason"):
         _need(_opt_str(g.get(key)), where, "%s must be a string or null" % key, source)
     bg = g.get("board_game")
