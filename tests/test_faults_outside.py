@@ -153,6 +153,14 @@ def test_a_boards_hello_with_controls_is_shown_harmless_by_board_info_and_sync(t
         assert {g["board"] for g in arc.games()} == {board_id}       # stored exactly as the board said it
 
 
+def test_arguments_quoted_by_argparse_are_shown_harmless(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["games", "list", "\x1b]2:owned\x07", "\u202e"])
+    out, err = capsys.readouterr()
+    assert e.value.code == 2 and "unrecognized arguments: \\x1b]2:owned\\x07 \\u202e" in err
+    assert_harmless(out, err)
+
+
 def test_a_control_character_in_a_configs_name_fails_the_check_and_drawings_stay_xml(tmp_path, capsys):
     config = json.loads(REFERENCE.read_text())
     for key, value in (("name", "Board\x1b[31m red"), ("description", "right\u202eleft")):
