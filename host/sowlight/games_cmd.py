@@ -44,7 +44,8 @@ def _guard(name, command):
         except BrokenPipeError:
             raise  # the reader went away: cli.main ends quietly
         except OSError as e:
-            print("sowlight %s: %s%s" % (name, e.strerror or e, (": " + harmless.text(e.filename)) if getattr(e, "filename", None) else ""),
+            print("sowlight %s: %s%s" % (name, harmless.text(e.strerror or e),
+                                         (": " + harmless.text(e.filename)) if getattr(e, "filename", None) else ""),
                   file=sys.stderr)
             return 1
     return run
