@@ -123,6 +123,8 @@ class FileStorage(MemoryStorage):
         """Write every file to `path` (all or nothing)."""
         tmp = self.path + _TMP
         with open(tmp, "wb") as f:
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), 0o600)    # a laptop's file: the games in it are its user's alone
             f.write(_MAGIC)
             names = sorted(self.files)
             for name in names:

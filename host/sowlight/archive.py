@@ -18,6 +18,8 @@ import datetime
 import json
 import os
 import sqlite3
+import struct
+import urllib.request
 import uuid as _uuid
 
 import mancala
@@ -212,29 +214,56 @@ class StoreResult:
             self.stored, self.duplicates, self.conflicts, self.upto, self.problem)
 
 
+def _create_private(path):
+    """Make an empty file only its owner may read: games and boards are nobody else's business.
+    SQLite gives the -wal and -shm files beside it the same permissions."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+
+
 class Archive:
     """An open archive.  Archive(path) creates it (and its folder) when missing,
-    unless create=False; every problem is an ArchiveError with a message for the user."""
+    unless create=False; every problem is an ArchiveError with a message for the user.
 
-    def __init__(self, path, create=True):
+    read_only=True is for commands that only read: an archive this user may not
+    write (a read-only file, or a file in a read-only folder) is then opened
+    read-only and left exactly as it was, with no -wal or -shm files made
+    beside it.  Otherwise the archive is first checked whole (SQLite's
+    quick_check) and a damaged one is refused before anything is written."""
+
+    def __init__(self, path, create=True, read_only=False):
         self.path = path
         self._depth = 0
         self._db = None
+        self._commits = 0          # transactions this object committed: a later fault must not claim "untouched"
+        self.read_only = False     # opened read-only (this user may not write it)
         exists = os.path.exists(path) and os.path.getsize(path) > 0
         if not exists and not create:
             raise MissingArchiveError("there is no archive at %s yet: play a game (sowlight play) "
                                       "or import one (sowlight games import FILE)" % path)
+        folder = os.path.dirname(os.path.abspath(path))
         if exists:
             self._check_header()
+            writable = os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
+            if not writable and not read_only:
+                raise ArchiveError("cannot write the archive %s: %s is read-only for you (nothing was written): "
+                                   "check the permissions, or choose another archive with --db PATH" % (
+                                       path, "the file" if not os.access(path, os.W_OK) else "its folder"))
+            self.read_only = not writable
         else:
-            folder = os.path.dirname(os.path.abspath(path))
             try:
-                os.makedirs(folder, exist_ok=True)
+                os.makedirs(folder, mode=0o700, exist_ok=True)
+                _create_private(path)
             except OSError as e:
-                raise ArchiveError("cannot create the folder %s for the archive (%s): choose another with --db PATH" % (
-                    folder, e.strerror or e))
+                raise ArchiveError("cannot create the archive %s (%s): choose another with --db PATH" % (
+                    path, e.strerror or e))
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, timeout=10)
+            if self.read_only:
+                self._db = sqlite3.connect(self._read_only_uri(), uri=True, isolation_level=None, timeout=10)
+            else:
+                self._db = sqlite3.connect(path, isolation_level=None, timeout=10)
         except sqlite3.Error as e:
             raise ArchiveError("cannot open the archive %s (%s): check the path and its permissions, or choose another with --db PATH" % (path, e))
         try:
@@ -248,14 +277,46 @@ class Archive:
 
     # -- opening, checking, migrating ---------------------------------------------
 
+    def _read_only_uri(self):
+        # No -wal beside it: nobody is writing it, so SQLite may read it as it stands
+        # (immutable) and needs no -shm file, which a read-only folder could not hold.
+        uri = "file:%s?mode=ro" % urllib.request.pathname2url(os.path.abspath(self.path))
+        if not self._wal_size():
+            uri += "&immutable=1"
+        return uri
+
+    def _wal_size(self):
+        try:
+            return os.path.getsize(self.path + "-wal")
+        except OSError:
+            return 0
+
     def _check_header(self):
         try:
             with open(self.path, "rb") as f:
-                head = f.read(16)
+                head = f.read(100)
+            size = os.path.getsize(self.path)
         except OSError as e:
             raise ArchiveError("cannot read the archive %s (%s)" % (self.path, e.strerror or e))
-        if head != _SQLITE_MAGIC:
+        if head[:16] != _SQLITE_MAGIC:
             raise self._corrupt("it is not an SQLite database", sqlite_file=False)
+        if len(head) < 100:
+            raise self._corrupt("the file is %d bytes, shorter than an SQLite header" % size)
+        # The header says how many pages the file holds (valid when its two change
+        # counters agree).  A file shorter than that was cut off: SQLite would read
+        # the missing bytes as zeros, inside a move or a name, and say nothing.  A
+        # -wal file beside it holds the latest pages and is the truth until the
+        # next checkpoint, so the sizes are compared only without one.
+        page = struct.unpack(">H", head[16:18])[0]
+        page = 65536 if page == 1 else page
+        if page < 512 or page & (page - 1):
+            raise self._corrupt("its header gives no valid page size")
+        counter, pages, valid_for = struct.unpack(">I", head[24:28])[0], struct.unpack(">I", head[28:32])[0], \
+            struct.unpack(">I", head[92:96])[0]
+        if not self._wal_size() and (size % page or (counter == valid_for and pages and size < pages * page)):
+            raise self._corrupt("the file is %d bytes, but its header says %d pages of %d bytes (%d bytes): it was "
+                                "cut short or damaged, and what it holds cannot be trusted" % (
+                                    size, pages, page, pages * page))
 
     def _open(self):
         db = self._db
@@ -271,6 +332,16 @@ class Archive:
                 "%s was written by a newer sowlight (archive schema %d; this one reads up to %d): "
                 "upgrade sowlight, or open another archive with --db PATH. "
                 "The file was not changed." % (self.path, version, LATEST))
+        # Before anything is read or written: a damaged archive is refused whole, never written into.
+        found = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
+        if found != ["ok"]:
+            raise self._corrupt("SQLite's quick_check finds: %s" % "; ".join(found))
+        if self.read_only:
+            if version < LATEST or len(tables) < 5:
+                raise ArchiveError("%s is read-only for you and is not a complete archive of this sowlight's schema "
+                                   "(it would need writing to become one): check its permissions" % self.path)
+            db.execute("PRAGMA query_only = ON")
+            return
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA busy_timeout = 10000")
         db.execute("PRAGMA journal_mode = WAL")
@@ -311,6 +382,7 @@ class Archive:
         target = "%s.%s" % (self.path, suffix)
         if os.path.exists(target):
             return
+        _create_private(target)
         copy = sqlite3.connect(target)
         try:
             self._db.backup(copy)
@@ -319,10 +391,15 @@ class Archive:
 
     def _corrupt(self, detail, sqlite_file=True):
         rescue = (" `sqlite3 '%s' .recover` may rescue its games." % self.path) if sqlite_file else ""
+        if self._commits:
+            done = ("This command had committed %d change%s to it before it found the damage." % (
+                self._commits, "" if self._commits == 1 else "s"))
+        else:
+            done = "It was left untouched: nothing was written to it."
         return CorruptArchiveError(
-            "%s is damaged and cannot be read (%s). It was left untouched. To recover: restore a backup of it, "
+            "%s is damaged and cannot be used (%s). %s To recover: restore a backup of it, "
             "or move it aside (mv '%s' '%s.damaged') and sowlight starts a new archive there.%s" % (
-                self.path, detail, self.path, self.path, rescue))
+                self.path, detail, done, self.path, self.path, rescue))
 
     def _translate(self, e):
         text = str(e)
@@ -464,8 +541,9 @@ class Archive:
     def resolve(self, ref):
         """The number of the game `ref` names: its number, or its id (or a unique prefix of it, 4+ characters)."""
         text = str(ref).strip()
-        if text.isdigit():
-            if self._q1("SELECT id FROM games WHERE id = ?", (int(text),)) is not None:
+        if text.isascii() and text.isdigit():
+            # A number past SQLite's integers (2**63 - 1) names no game: asked as it is, it would overflow.
+            if int(text) < 1 << 63 and self._q1("SELECT id FROM games WHERE id = ?", (int(text),)) is not None:
                 return int(text)
             if len(text) < 4:
                 raise GameNotFoundError("there is no game %s in the archive %s (sowlight games list shows them)" % (text, self.path))
@@ -497,12 +575,16 @@ class Archive:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.id"
         if limit:
-            sql = "SELECT * FROM (%s DESC LIMIT %d) ORDER BY 1" % (sql, int(limit))
+            sql = "SELECT * FROM (%s DESC LIMIT %d) ORDER BY 1" % (sql, min(int(limit), 1 << 62))
         out = []
         for r in self._q(sql, args).fetchall():
-            out.append({"number": r[0], "id": r[1], "variant": r[2], "options": json.loads(r[3]), "players": json.loads(r[4]),
-                        "started": r[5], "ended": r[6], "board": r[7], "board_game": r[8], "result": r[9], "winner": r[10],
-                        "scores": None if r[11] is None else json.loads(r[11]), "reason": r[12], "moves": r[13]})
+            try:
+                out.append({"number": r[0], "id": r[1], "variant": r[2], "options": json.loads(r[3]),
+                            "players": json.loads(r[4]), "started": r[5], "ended": r[6], "board": r[7],
+                            "board_game": r[8], "result": r[9], "winner": r[10],
+                            "scores": None if r[11] is None else json.loads(r[11]), "reason": r[12], "moves": r[13]})
+            except (ValueError, TypeError) as e:
+                raise self._corrupt("game %s does not read back as it was written (%s)" % (r[0], e))
         return out
 
     def numbers(self, variant=None):
@@ -513,17 +595,26 @@ class Archive:
         number = self.resolve(ref)
         r = self._q("SELECT uuid, variant, options, players, started, ended, board_id, board_game, result, winner, scores, "
                     "reason, start_position, tags FROM games WHERE id = ?", (number,)).fetchone()
-        d = {"id": r[0], "variant": r[1], "options": json.loads(r[2]), "players": json.loads(r[3]), "started": r[4],
-             "ended": r[5], "board": r[6], "board_game": r[7], "result": r[8], "winner": r[9],
-             "scores": None if r[10] is None else json.loads(r[10]), "reason": r[11], "start": r[12],
-             "tags": json.loads(r[13]), "moves": [], "number": number}
-        for ply, kind, player, notation, move, trace, position in self._q(
-                "SELECT ply, kind, player, notation, move, trace, position FROM moves WHERE game_id = ? ORDER BY ply", (number,)):
-            if kind == "setup":
-                d["moves"].append({"ply": ply, "kind": "setup", "position": position})
-            else:
-                d["moves"].append({"ply": ply, "kind": "move", "player": player, "notation": notation,
-                                   "move": json.loads(move), "trace": trace_from_text(trace), "position": position})
+        at = "game %d" % number
+        try:
+            d = {"id": r[0], "variant": r[1], "options": json.loads(r[2]), "players": json.loads(r[3]), "started": r[4],
+                 "ended": r[5], "board": r[6], "board_game": r[7], "result": r[8], "winner": r[9],
+                 "scores": None if r[10] is None else json.loads(r[10]), "reason": r[11], "start": r[12],
+                 "tags": json.loads(r[13]), "moves": [], "number": number}
+            _check_position(d["start"])
+            for ply, kind, player, notation, move, trace, position in self._q(
+                    "SELECT ply, kind, player, notation, move, trace, position FROM moves WHERE game_id = ? ORDER BY ply",
+                    (number,)):
+                at = "game %d, ply %s" % (number, ply)
+                _check_position(position)
+                if kind == "setup":
+                    d["moves"].append({"ply": ply, "kind": "setup", "position": position})
+                else:
+                    d["moves"].append({"ply": ply, "kind": "move", "player": player, "notation": notation,
+                                       "move": json.loads(move), "trace": trace_from_text(trace), "position": position})
+        except (ValueError, TypeError, IndexError, mancala.RulesError) as e:
+            # Written by this module, these fields always read back: one that does not was damaged in the file.
+            raise self._corrupt("%s does not read back as it was written (%s)" % (at, e))
         return d
 
     def delete(self, ref):
@@ -712,6 +803,13 @@ class Archive:
         return problem
 
 
+def _check_position(text):
+    """A stored position must be one the rules read: a damaged byte in it would otherwise pass unseen."""
+    if not isinstance(text, str):
+        raise ValueError("a position is text, not %r" % (text,))
+    mancala.from_text(text)
+
+
 def _position_text(variant, options, pos):
     """The position text of a link protocol position object {"pits", "stores", "to_move", ...state}."""
     opts = ",".join("%s=%s" % (k, v) for k, v in options.items()) or "-"
@@ -760,6 +858,7 @@ class _Transaction:
         try:
             if kind is None:
                 a._db.execute("COMMIT")
+                a._commits += 1
             else:
                 a._db.execute("ROLLBACK")
         except sqlite3.Error as e:

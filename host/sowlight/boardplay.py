@@ -26,7 +26,7 @@ import threading
 import mancala
 from mancala.search import best_move
 
-from . import archive, link, paths, ports, render
+from . import archive, harmless, link, paths, ports, render
 from .boardview import BoardViewError, RealSeeds, open_board, steps_of
 from .robot import Robot, RobotError
 from .sync import SyncError, sync
@@ -97,7 +97,8 @@ class BoardGame:
     # ----- output -----------------------------------------------------------------------------
 
     def say(self, text=""):
-        self.out.write(text + "\n")
+        # What the board sends (its messages, its errors) is said here too: made harmless.
+        self.out.write(harmless.text(text, lines=True) + "\n")
         self.out.flush()
 
     def show(self):
@@ -163,7 +164,7 @@ class BoardGame:
         try:
             sync(self.conn.link, self.store)
         except (SyncError, archive.ArchiveError) as e:
-            self.err.write("sowlight play: not archived yet (the board's journal keeps it): %s\n" % e)
+            self.err.write("sowlight play: not archived yet (the board's journal keeps it): %s\n" % harmless.text(e))
             return
         state = self.view.state or {}
         for g in self.store.games(board=self.view.board_id):
@@ -482,16 +483,16 @@ def run(args, options, computer):
         try:
             store = archive.Archive(paths.archive_path(args.db))
         except archive.ArchiveError as e:
-            print("sowlight play: %s\n(or play without recording the game: sowlight play --no-archive)" % e,
+            print("sowlight play: %s\n(or play without recording the game: sowlight play --no-archive)" % harmless.text(e),
                   file=sys.stderr)
-            return 2
+            return 1
     try:
         try:
             conn = open_board(port=args.port, url=args.url, vid=args.vid, pid=args.pid, wait=args.wait,
                               virtual="always" if args.virtual else "auto", variant=args.variant or "oware",
-                              preset=args.preset, say=print)
+                              preset=args.preset, say=lambda text: print(harmless.text(text)))
         except (ports.PortError, link.LinkError) as e:
-            print("sowlight play: %s" % e, file=sys.stderr)
+            print("sowlight play: %s" % harmless.text(e), file=sys.stderr)
             return 1
         try:
             bg = BoardGame(conn, variant=args.variant, options=options, computer=computer, depth=args.depth,
@@ -499,7 +500,7 @@ def run(args, options, computer):
             try:
                 status = bg.run()
             except (BoardViewError, link.LinkError) as e:
-                print("sowlight play: %s" % e, file=sys.stderr)
+                print("sowlight play: %s" % harmless.text(e), file=sys.stderr)
                 return 1
             bg.archive()
         finally:

@@ -6,9 +6,19 @@ here, so that `cli.py` stays a table of contents.
 import argparse
 import sys
 
+from . import harmless
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse quotes what was typed in its errors, some of it raw: shown harmless here
+    (sub-command parsers are of this class too)."""
+
+    def error(self, message):
+        argparse.ArgumentParser.error(self, harmless.text(message))
+
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="sowlight", description="Sowlight: an instrumented mancala board and its companion.")
+    parser = _Parser(prog="sowlight", description="Sowlight: an instrumented mancala board and its companion.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     board = sub.add_parser("board", help="the board: configs, drawings, a virtual board")
     board_sub = board.add_subparsers(dest="board_command", metavar="BOARD_COMMAND")

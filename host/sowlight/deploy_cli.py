@@ -11,8 +11,9 @@ and only the config is written to its filesystem.  --mpy copies the app as
 the board is found by its USB ids.  Without --preset or --config the board
 keeps the config it has.  --dry-run prints the plan without touching the board.
 """
-import json
 import sys
+
+from . import harmless
 
 
 def register(sub, board_sub):
@@ -128,9 +129,9 @@ def cmd_deploy(args):
             plan = deploy.make_plan(board, data, deploy._relative(config_file), deploy.Target.REFERENCE, variants,
                                     compile=not args.no_compile)
             if args.json:
-                print(json.dumps(dict(plan.as_json(), dry_run=True), indent=1))
+                print(harmless.json_dumps(dict(plan.as_json(), dry_run=True), indent=1))
             else:
-                print(describe(plan, True))
+                print(harmless.text(describe(plan, True), lines=True))
             return 0
         port = args.port or ports.find_board()
         bar = progress.Bar("copying")       # drawn on stderr only when it is a terminal
@@ -138,20 +139,20 @@ def cmd_deploy(args):
         def say(text):
             bar.close()
             if not args.json:
-                print("deploy: " + text, file=sys.stderr)
+                print("deploy: " + harmless.text(text), file=sys.stderr)
         try:
             plan, hello = deploy.deploy(port, config_file, variants, compile=not args.no_compile, say=say, wait=args.wait,
                                         progress=lambda done, total, name: bar.show(done, total, "bytes " + name))
         finally:
             bar.close()
         if args.json:
-            print(json.dumps({"port": port, "plan": plan.as_json(), "hello": hello}, indent=1))
+            print(harmless.json_dumps({"port": port, "plan": plan.as_json(), "hello": hello}, indent=1))
         else:
-            print(describe(plan, False))
-            print("deployed   %s on %s: board %s, %s (%d variant%s in its menu)" % (
+            print(harmless.text(describe(plan, False), lines=True))
+            print(harmless.text("deployed   %s on %s: board %s, %s (%d variant%s in its menu)" % (
                 hello.get("sw"), port, hello.get("board"), "protocol %s" % ".".join(str(x) for x in hello.get("proto", [])),
-                len(hello.get("variants", [])), "" if len(hello.get("variants", [])) == 1 else "s"))
+                len(hello.get("variants", [])), "" if len(hello.get("variants", [])) == 1 else "s")))
         return 0
     except (deploy.DeployError, hardware_cli.CliError, ports.PortError, link.LinkError) as e:
-        print("sowlight deploy: %s" % e, file=sys.stderr)
+        print("sowlight deploy: %s" % harmless.text(e), file=sys.stderr)
         return 1

@@ -16,12 +16,15 @@ dependencies.
 """
 import math
 
+from . import harmless
+
 _FONT = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\""
 _MUX_COLOURS = ("#1f5fbf", "#2e8b3a", "#c76a00", "#8e3cb0", "#a0522d", "#008b8b", "#b22222", "#556b2f")
 
 
 def _esc(text):
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    # harmless first: XML allows no control characters, and a drawing's text is shown too.
+    return harmless.text(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _n(x):

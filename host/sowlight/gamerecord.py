@@ -18,11 +18,14 @@ it in full.  Every game read in either format is replayed with the rules core:
 a move the rules refuse is an error naming its line (or its place in the JSON),
 and nothing is imported.
 """
+import datetime
 import json
 import re
 import uuid as _uuid
 
 import mancala
+
+from . import harmless
 
 FORMAT = "sowlight-games"
 FORMAT_VERSION = 1
@@ -267,6 +270,18 @@ def settle(d, replay, result=None, winner=None, scores=None, reason=None, where=
 
 _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$")
 
+
+def is_timestamp(text):
+    """True for a real UTC date or date and time as the archive writes them:
+    2026-11-21 or 2026-11-21T14:03:22Z (month 13 or 25:61:99 are not)."""
+    if not isinstance(text, str) or not _TIMESTAMP.match(text):
+        return False
+    try:
+        datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ" if "T" in text else "%Y-%m-%d")
+    except ValueError:
+        return False
+    return True
+
 _GAME_KEYS = ("id", "variant", "options", "players", "started", "ended", "board", "board_game",
               "result", "winner", "scores", "reason", "start", "tags", "moves")
 
@@ -274,7 +289,7 @@ _GAME_KEYS = ("id", "variant", "options", "players", "started", "ended", "board"
 def dumps(games):
     """The JSON export of a list of game dicts (the same bytes for the same games)."""
     doc = {"format": FORMAT, "version": FORMAT_VERSION, "games": [_ordered(g) for g in games]}
-    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    return harmless.json_dumps(doc, indent=1) + "\n"
 
 
 def _ordered(game):
@@ -298,6 +313,16 @@ def loads(text, source=None):
     except ValueError as e:
         line = getattr(e, "lineno", None)
         raise RecordError("not valid JSON (%s)" % getattr(e, "msg", e), line, source)
+    except RecursionError:
+        raise RecordError("not a games export: its JSON is nested too deeply to be one", None, source)
+    try:
+        # json reads "\udc80" as half a UTF-16 pair, which is no text: the archive could not store it.
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except RecursionError:
+        raise RecordError("not a games export: its JSON is nested too deeply to be one", None, source)
+    except UnicodeEncodeError as e:
+        raise RecordError("a string holds %s, half of a UTF-16 surrogate pair, which is not text" % (
+            harmless.text(e.object[e.start:e.end])), None, source)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise RecordError('not a Sowlight games export: expected an object with "format": "%s"' % FORMAT, None, source)
     version = doc.get("version")
@@ -324,14 +349,23 @@ def check_json_game(g, where, source=None):
     _need(isinstance(g, dict), where, "a game must be an object", source)
     for key in ("variant", "start", "moves"):
         _need(key in g, where, "the field %r is missing" % key, source)
-    _need(_opt_str(g.get("id")), where, "id must be a string", source)
+    for key in ("variant", "start"):
+        _need(isinstance(g[key], str), where, "%s must be a string" % key, source)
+    _need(_opt_str(g.get("id")) and _opt_str(g.get("result")), where, "id and result must be strings", source)
+    players = g.get("players")
+    _need(players is None or (isinstance(players, list) and all(isinstance(p, str) for p in players)), where,
+          "players must be a list of names (strings) or null", source)
+    _need(isinstance(g.get("options", {}), dict), where, "options must be an object", source)
+    winner = g.get("winner")
+    _need(winner is None or (isinstance(winner, int) and not isinstance(winner, bool)), where,
+          "winner must be a player number or null", source)
     for key in ("started", "ended", "board", "reason"):
         _need(_opt_str(g.get(key)), where, "%s must be a string or null" % key, source)
     bg = g.get("board_game")
     _need(bg is None or (isinstance(bg, int) and not isinstance(bg, bool) and bg >= 0), where, "board_game must be a whole number or null", source)
     _need(bg is None or g.get("board"), where, "board_game needs board", source)
     for key in ("started", "ended"):
-        _need(g.get(key) is None or _TIMESTAMP.match(g[key]), where,
+        _need(g.get(key) is None or is_timestamp(g[key]), where,
               "%s must be YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), not %r" % (key, g.get(key)), source)
     for key in ("board", "reason"):
         _need(not g.get(key) or "\n" not in g[key], where, "%s must be one line" % key, source)
@@ -406,7 +440,16 @@ _WIDTH = 79  # movetext lines, as PGN's export format wraps them
 
 
 def _quote(value):
-    return '"%s"' % value.replace("\\", "\\\\").replace('"', '\\"')
+    # A record is printable text: an unprintable character (a control, a bidi
+    # override...) in a value is written \uXXXX (\UXXXXXXXX past U+FFFF), which
+    # _unquote reads back, so the record is safe on a terminal and still exact.
+    value = value.replace("\\", "\\\\").replace('"', '\\"')
+    return '"%s"' % harmless.escape_unprintable(value, _code_escape)
+
+
+def _code_escape(c):
+    code = ord(c)
+    return ("\\u%04x" % code) if code < 0x10000 else ("\\U%08x" % code)
 
 
 def _scores_text(scores):
@@ -525,7 +568,17 @@ _KNOWN = ("Variant", "Options", "Players", "Date", "Time", "EndDate", "EndTime",
 
 
 def _unquote(value):
-    return re.sub(r"\\(.)", r"\1", value)
+    return re.sub(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", _unescape, value)
+
+
+def _unescape(m):
+    code = m.group(1)
+    if len(code) > 1:
+        n = int(code[1:], 16)
+        if n < 0x110000 and not 0xD800 <= n < 0xE000:
+            return chr(n)
+        return "\\" + code  # no character (past U+10FFFF, or half a surrogate pair): kept as written
+    return code
 
 
 def parse(text, source=None):
@@ -682,9 +735,13 @@ def _parse_date(date, time, fail, date_tag="Date", time_tag="Time"):
     if not m:
         fail("%s is YYYY.MM.DD (or ????.??.?? when unknown), not %r" % (date_tag, date), date_tag)
     out = "%s-%s-%s" % m.groups()
+    if not is_timestamp(out):
+        fail("%s %s is not a date of the calendar (month 01-12, a day the month has)" % (date_tag, date), date_tag)
     if time is not None:
         if not re.match(r"^\d{2}:\d{2}:\d{2}$", time):
             fail("%s is HH:MM:SS (UTC), not %r" % (time_tag, time), time_tag)
+        if not is_timestamp(out + "T%sZ" % time):
+            fail("%s %s is not a time of day (00:00:00 to 23:59:59)" % (time_tag, time), time_tag)
         out += "T%sZ" % time
     return out
 

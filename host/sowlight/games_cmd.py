@@ -14,7 +14,7 @@ directory: see paths.py).  ID is a game's number in `games list`, or its id (or
 the first 4+ characters of it).
 """
 import argparse
-import json
+import math
 import os
 import sys
 import tempfile
@@ -22,7 +22,8 @@ import tempfile
 import mancala
 from mancala import search
 
-from . import archive, gamerecord, paths, render
+from . import archive, gamerecord, harmless, paths, render
+from .play import variant_name
 
 
 class CliError(Exception):
@@ -38,19 +39,20 @@ def _guard(name, command):
         try:
             return command(args)
         except (CliError, archive.ArchiveError, gamerecord.RecordError, mancala.RulesError) as e:
-            print("sowlight %s: %s" % (name, e), file=sys.stderr)
+            print("sowlight %s: %s" % (name, harmless.text(e)), file=sys.stderr)
             return getattr(e, "status", 1)
         except BrokenPipeError:
             raise  # the reader went away: cli.main ends quietly
         except OSError as e:
-            print("sowlight %s: %s%s" % (name, e.strerror or e, (": " + e.filename) if getattr(e, "filename", None) else ""),
+            print("sowlight %s: %s%s" % (name, harmless.text(e.strerror or e),
+                                         (": " + harmless.text(e.filename)) if getattr(e, "filename", None) else ""),
                   file=sys.stderr)
             return 1
     return run
 
 
-def _open(args, create=False):
-    return archive.Archive(paths.archive_path(args.db), create=create)
+def _open(args, create=False, read_only=False):
+    return archive.Archive(paths.archive_path(args.db), create=create, read_only=read_only)
 
 
 class Progress:
@@ -95,27 +97,27 @@ def cmd_list(args):
     if args.last is not None and args.last < 1:
         raise CliError("--last must be 1 or more", 2)
     try:
-        arc = _open(args)
+        arc = _open(args, read_only=True)
     except archive.MissingArchiveError:
         if args.json:
             print("[]")
         else:
-            print("no games yet (no archive at %s)" % paths.archive_path(args.db))
+            print("no games yet (no archive at %s)" % harmless.text(paths.archive_path(args.db)))
         return 0
     with arc:
         variant = _variant_id(args.variant) if args.variant else None
         rows = arc.games(variant=variant, board=args.board, limit=args.last)
     if args.json:
-        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        print(harmless.json_dumps(rows, indent=1))
         return 0
     if not rows:
-        print("no games%s in %s" % ((" of " + variant) if variant else "", arc.path))
+        print("no games%s in %s" % ((" of " + variant) if variant else "", harmless.text(arc.path)))
         return 0
     table = [("#", "date", "variant", "players", "result", "moves", "board")]
     for g in rows:
-        table.append((str(g["number"]), (g["started"] or "?")[:10], g["variant"], "; ".join(g["players"]),
-                      g["result"], str(g["moves"]),
-                      ("%s #%d" % (g["board"], g["board_game"])) if g["board_game"] is not None else (g["board"] or "")))
+        table.append(tuple(harmless.text(cell) for cell in (
+            g["number"], (g["started"] or "?")[:10], g["variant"], "; ".join(g["players"]), g["result"], g["moves"],
+            ("%s #%d" % (g["board"], g["board_game"])) if g["board_game"] is not None else (g["board"] or ""))))
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
     for r in table:
         cells = [r[0].rjust(widths[0])] + [r[i].ljust(widths[i]) for i in range(1, len(r) - 2)] + [r[-2].rjust(widths[-2]), r[-1]]
@@ -150,20 +152,20 @@ def replay_of(d):
 
 
 def cmd_show(args):
-    with _open(args) as arc:
+    with _open(args, read_only=True) as arc:
         d = arc.game(args.id)
     if args.json:
-        print(json.dumps(d, indent=1, ensure_ascii=False))
+        print(harmless.json_dumps(d, indent=1))
         return 0
     number = d["number"]
     print("game %d" % number)
-    sys.stdout.write(gamerecord.write(d))
+    sys.stdout.write(harmless.text(gamerecord.write(d), lines=True))
     print("")
     try:
         game = replay_of(d).game
     except CliError as e:
         # Still show the last position the archive holds.
-        print("sowlight games show: %s" % e, file=sys.stderr)
+        print("sowlight games show: %s" % harmless.text(e), file=sys.stderr)
         game = gamerecord.position_game(d["moves"][-1]["position"] if d["moves"] else d["start"])
     for line in render.board(game):
         print(line)
@@ -175,7 +177,7 @@ def _ending(game, d):
     if game.is_over():
         return render.outcome(game)
     if d["result"] != "*":
-        return "Result %s%s" % (d["result"], (" (%s)" % d["reason"]) if d.get("reason") else "")
+        return harmless.text("Result %s%s" % (d["result"], (" (%s)" % d["reason"]) if d.get("reason") else ""))
     return "Not finished: player %d to move" % game.to_move
 
 
@@ -189,7 +191,7 @@ def cmd_export(args):
     if args.variant and not args.all:
         raise CliError("--variant chooses games with --all: add --all", 2)
     fmt = args.format or ("json" if (args.output or "").lower().endswith(".json") else "record")
-    with _open(args) as arc:
+    with _open(args, read_only=True) as arc:
         if args.all:
             numbers = arc.numbers(variant=_variant_id(args.variant) if args.variant else None)
         else:
@@ -201,10 +203,11 @@ def cmd_export(args):
             games.append(d)
     text = gamerecord.dumps(games) if fmt == "json" else gamerecord.write_many(games)
     if not args.output or args.output == "-":
-        sys.stdout.write(text)
+        sys.stdout.write(harmless.text(text, lines=True))
         return 0
     _write_atomically(args.output, text)
-    print("exported %d game%s to %s (%s)" % (len(games), "" if len(games) == 1 else "s", args.output, fmt), file=sys.stderr)
+    print("exported %d game%s to %s (%s)" % (len(games), "" if len(games) == 1 else "s", harmless.text(args.output), fmt),
+          file=sys.stderr)
     return 0
 
 
@@ -224,13 +227,18 @@ def _write_atomically(path, text):
 
 def read_games(path, progress=None):
     """The games of one export file (JSON or record, told by its first character), checked."""
-    if path == "-":
-        text = sys.stdin.read()
-        source = "<stdin>"
-    else:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        source = path
+    source = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            stdin = getattr(sys.stdin, "buffer", None)
+            text = sys.stdin.read() if stdin is None else stdin.read().decode("utf-8")
+        else:
+            with open(path, "rb") as f:
+                text = f.read().decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise gamerecord.RecordError("not UTF-8 text (byte 0x%02x at offset %d): an export is a JSON file or a game "
+                                     "record in UTF-8; convert it, or give the file sowlight wrote" % (
+                                         e.object[e.start], e.start), None, harmless.text(source))
     if text.startswith("\ufeff"):
         text = text[1:]  # a byte-order mark some editors write
     start = text.lstrip()[:1]
@@ -256,11 +264,11 @@ def cmd_import(args):
     finally:
         bar.close()
     for gid, why in skipped:
-        print("skipped %s: %s" % (gid, why), file=sys.stderr)
+        print("skipped %s: %s" % (harmless.text(gid), why), file=sys.stderr)
     span = ""
     if added:
         span = " (game%s %s)" % ("" if len(added) == 1 else "s", str(added[0]) if len(added) == 1 else "%d-%d" % (added[0], added[-1]))
-    print("imported %d game%s into %s%s%s" % (len(added), "" if len(added) == 1 else "s", path, span,
+    print("imported %d game%s into %s%s%s" % (len(added), "" if len(added) == 1 else "s", harmless.text(path), span,
                                               ("; %d already there" % len(skipped)) if skipped else ""))
     return 0
 
@@ -271,8 +279,8 @@ def cmd_delete(args):
     with _open(args) as arc:
         number = arc.resolve(args.id)
         g = next(x for x in arc.games() if x["number"] == number)
-        what = "game %d (%s, %s, %s, %s, %d moves)" % (number, g["variant"], (g["started"] or "?")[:10],
-                                                        "; ".join(g["players"]), g["result"], g["moves"])
+        what = harmless.text("game %d (%s, %s, %s, %s, %d moves)" % (number, g["variant"], (g["started"] or "?")[:10],
+                                                                      "; ".join(g["players"]), g["result"], g["moves"]))
         if not args.yes:
             try:
                 answer = input("delete %s? [y/N] " % what)
@@ -289,11 +297,12 @@ def cmd_delete(args):
 # -- replay ------------------------------------------------------------------------------
 
 def cmd_replay(args):
-    with _open(args) as arc:
+    with _open(args, read_only=True) as arc:
         d = arc.game(args.id)
     interactive = args.step and _isatty(sys.stdin)
     game = gamerecord.position_game(d["start"])
-    print("game %d: %s, %s, %s" % (d["number"], game.title, "; ".join(d["players"]), (d["started"] or "date unknown")[:10]))
+    print(harmless.text("game %d: %s, %s, %s" % (d["number"], game.title, "; ".join(d["players"]),
+                                                  (d["started"] or "date unknown")[:10])))
     for line in render.board(game):
         print(line)
     names = d["players"]
@@ -318,7 +327,7 @@ def cmd_replay(args):
             except mancala.RulesError as err:
                 raise CliError("game %d, ply %d (%s) does not replay with this version's rules: %s" % (
                     d["number"], e["ply"], e["notation"], err))
-            print("%d. %s plays %s" % (e["ply"], who, e["notation"]))
+            print(harmless.text("%d. %s plays %s" % (e["ply"], who, e["notation"])))
             for line in render.describe(game, trace):
                 print("   " + line)
         for line in render.board(game):
@@ -331,17 +340,17 @@ def cmd_replay(args):
 # -- hint ----------------------------------------------------------------------------------
 
 def cmd_hint(args):
+    if args.depth < 1 or not (math.isfinite(args.time) and args.time > 0):
+        raise CliError("--depth must be 1 or more and --time a number of seconds more than 0", 2)
     game = _hint_position(args)
     if game.is_over():
         raise CliError("the game is over (%s): there is no move to suggest" % game.outcome().reason)
-    if args.depth < 1 or args.time <= 0:
-        raise CliError("--depth must be 1 or more and --time more than 0", 2)
     r = search.best_move(game, depth=args.depth, max_nodes=args.max_nodes, time_ms=int(args.time * 1000))
     verdict = _verdict(r.value)
     if args.json:
-        print(json.dumps({"position": mancala.to_text(game), "to_move": game.to_move, "best": game.move_name(r.best),
-                          "move": gamerecord.move_to_json(r.best), "depth": r.depth, "value": r.value, "verdict": verdict,
-                          "nodes": r.nodes, "legal": [game.move_name(m) for m in game.legal_moves()]}, ensure_ascii=False))
+        print(harmless.json_dumps({"position": mancala.to_text(game), "to_move": game.to_move, "best": game.move_name(r.best),
+                                   "move": gamerecord.move_to_json(r.best), "depth": r.depth, "value": r.value,
+                                   "verdict": verdict, "nodes": r.nodes, "legal": [game.move_name(m) for m in game.legal_moves()]}))
         return 0
     for line in render.board(game):
         print(line)
@@ -368,7 +377,7 @@ def _hint_position(args):
     if args.position:
         return gamerecord.position_game(args.position)
     if args.game:
-        with _open(args) as arc:
+        with _open(args, read_only=True) as arc:
             return replay_of(arc.game(args.game)).game
     from .play import parse_options
     try:
@@ -399,7 +408,7 @@ def register(sub, board_sub):
     games.set_defaults(func=lambda args: (games.print_help(), 2)[1])
 
     p = games_sub.add_parser("list", help="list the games in the archive")
-    p.add_argument("--variant", "-v", help="only games of this variant")
+    p.add_argument("--variant", "-v", type=variant_name, help="only games of this variant")
     p.add_argument("--board", help="only games synced from this board id")
     p.add_argument("--last", type=int, metavar="N", help="only the last N games")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -415,7 +424,7 @@ def register(sub, board_sub):
     p = games_sub.add_parser("export", help="write games as JSON or as readable game records")
     p.add_argument("ids", nargs="*", metavar="ID", help="the games to export")
     p.add_argument("--all", action="store_true", help="every game (or every game of --variant)")
-    p.add_argument("--variant", "-v", help="with --all: only games of this variant")
+    p.add_argument("--variant", "-v", type=variant_name, help="with --all: only games of this variant")
     p.add_argument("--format", "-f", choices=("json", "record"),
                    help="json, or record (readable, PGN-like); default: json for a .json file, else record")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of the standard output")
@@ -445,7 +454,7 @@ def register(sub, board_sub):
                        description="Search a position for the best move: a position text, a variant and moves "
                                    "from its start, or an archived game's last position.")
     p.add_argument("--position", "-p", metavar="TEXT", help='a position text, e.g. "oware grand_slam=no-capture 4,4,4,4,4,4/4,4,4,4,4,4 0,0 0"')
-    p.add_argument("--variant", "-v", help="a variant, played from its start (with --moves)")
+    p.add_argument("--variant", "-v", type=variant_name, help="a variant, played from its start (with --moves)")
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="with --variant: a variant option")
     p.add_argument("--moves", "-m", metavar="MOVES", help='with --variant: the moves played, e.g. "C f D" (move numbers are skipped)')
     p.add_argument("--game", "-g", metavar="ID", help="the last position of an archived game")

@@ -7,11 +7,10 @@
 Presets are the JSON files in hardware/boards/ of a Sowlight checkout; another
 directory can be named with --boards DIR or the SOWLIGHT_BOARDS variable.
 """
-import json
 import os
 import sys
 
-from . import boardconfig, drawings
+from . import boardconfig, drawings, harmless
 
 _CHECKOUT_BOARDS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "hardware", "boards")
 
@@ -52,7 +51,7 @@ def _guard(command):
         try:
             return command(args)
         except CliError as e:
-            print("sowlight: %s" % e, file=sys.stderr)
+            print("sowlight: %s" % harmless.text(e), file=sys.stderr)
             return e.status
     return run
 
@@ -72,13 +71,13 @@ def cmd_check(args):
                 for p in report.problems]})
             continue
         for line in report.lines():
-            print(line)
+            print(harmless.text(line))
         if report.problems:
-            print("%s: %s" % (path, _count(report)))
+            print(harmless.text("%s: %s" % (path, _count(report))))
         else:
-            print("%s: OK (%s)" % (path, _summary(boardconfig.board_from_text(_read(path), path))))
+            print(harmless.text("%s: OK (%s)" % (path, _summary(boardconfig.board_from_text(_read(path), path)))))
     if args.json:
-        print(json.dumps(results, indent=2, ensure_ascii=False))
+        print(harmless.json_dumps(results, indent=2))
     return 1 if failed else 0
 
 
@@ -148,7 +147,7 @@ def _load(path):
         return boardconfig.load_board(path)
     except boardconfig.BoardConfigError as e:
         for line in e.report.lines():
-            print(line, file=sys.stderr)
+            print(harmless.text(line), file=sys.stderr)
         raise CliError("%s is not a valid board config (%s): fix it before drawing" % (path, _count(e.report)))
 
 
@@ -167,7 +166,7 @@ def cmd_drawings(args):
     except OSError as e:
         raise CliError("cannot write the drawings to %s: %s" % (args.out, e.strerror or e))
     for target in written:
-        print(target)
+        print(harmless.text(target))
     print("Print the drill-*.svg files at 100 % (no 'fit to page') and check the 100 mm scale bar with a ruler.")
     return 0
 
@@ -235,7 +234,7 @@ def cmd_presets(args):
             entry["fits"] = [{"variant": vid, "how": how} for vid, how in preset_fits(board, games)]
         rows.append(entry)
     if args.json:
-        print(json.dumps({"presets": rows, "note": why}, indent=2, ensure_ascii=False))
+        print(harmless.json_dumps({"presets": rows, "note": why}, indent=2))
         return 0
     print("%-12s %-15s %-7s %-5s %-5s %-8s %s" % ("PRESET", "BOARD", "MCU", "LEDS", "CAP", "SUPPLY", "PLAYS"))
     for entry in rows:
@@ -248,8 +247,8 @@ def cmd_presets(args):
                 plays += "; stores as pits: " + ", ".join(trick)
         else:
             plays = entry["plays"]
-        print("%-12s %-15s %-7s %-5d %-5.2f %-8s %s" % (entry["preset"], shape, entry["mcu"], entry["leds"],
-                                                     entry["brightness_cap"], "%d mA" % entry["supply_ma"], plays))
+        print(harmless.text("%-12s %-15s %-7s %-5d %-5.2f %-8s %s" % (
+            entry["preset"], shape, entry["mcu"], entry["leds"], entry["brightness_cap"], "%d mA" % entry["supply_ma"], plays)))
     if why:
         print("note: " + why)
     return 0

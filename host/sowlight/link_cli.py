@@ -10,13 +10,12 @@ Without --port or --url the board is found by its USB ids (ports.py); --vid
 and --pid name other ids (ESP32 boards vary).
 """
 import argparse
-import json
 import sys
 
 from sowlight_fw import codec
 from sowlight_fw import config as fw_config
 
-from . import archive, link, paths, ports, progress
+from . import archive, harmless, link, paths, ports, progress
 from .sync import SyncError, sync
 
 CAL_STEPS = ("empty", "full", "save", "cancel")
@@ -84,7 +83,7 @@ def _guard(name, command):
         try:
             return command(args)
         except (ports.PortError, link.LinkError, archive.ArchiveError) as e:
-            print("sowlight %s: %s" % (name, e), file=sys.stderr)
+            print("sowlight %s: %s" % (name, harmless.text(e)), file=sys.stderr)
             return 1
     return run
 
@@ -110,7 +109,7 @@ def cmd_sync(args):
         except SyncError as e:
             bar.close()
             if args.json and e.report is not None:
-                print(json.dumps(_report_json(e.report, False), indent=1))
+                print(harmless.json_dumps(_report_json(e.report, False), indent=1))
             raise
         finally:
             bar.close()
@@ -118,9 +117,9 @@ def cmd_sync(args):
     finally:
         lk.close()
     if args.json:
-        print(json.dumps(_report_json(report, True), indent=1))
+        print(harmless.json_dumps(_report_json(report, True), indent=1))
     else:
-        print(report.summary())
+        print(harmless.text(report.summary(), lines=True))
     return 0
 
 
@@ -152,8 +151,8 @@ def cmd_info(args):
         lk.close()
     hello.pop("re", None)
     if args.json:
-        print(json.dumps({"port": where, "hello": hello, "state": state, "uptime_ms": pong.get("up"),
-                          "journal": games}, indent=1, sort_keys=True))
+        print(harmless.json_dumps({"port": where, "hello": hello, "state": state, "uptime_ms": pong.get("up"),
+                                   "journal": games}, indent=1, sort_keys=True))
         return 0
     cfg = hello.get("config", {})
     geo = cfg.get("geometry", {})
@@ -174,12 +173,12 @@ def cmd_info(args):
             ("journal", "%d game%s, %d not yet synced" % (
                 len(games), "" if len(games) == 1 else "s", sum(1 for g in games if g["synced"] < g["last"])))]
     for k, v in rows:
-        print("%-9s %s" % (k, v))
+        print("%-9s %s" % (k, harmless.text(v)))
     return 0
 
 
 def cmd_ports(args):
-    print(ports.listing())
+    print(harmless.text(ports.listing(), lines=True))
     found = ports.candidates()
     if found:
         print("board%s: %s" % ("s" if len(found) > 1 else "", ", ".join(p.device for p in found)))
@@ -220,18 +219,18 @@ def cmd_selftest(args):
     report = reply.get("report", {})
     problems = report.get("problems", [])
     if args.json:
-        print(json.dumps({"board": hello["board"], "port": where, "report": report}, indent=1, sort_keys=True))
+        print(harmless.json_dumps({"board": hello["board"], "port": where, "report": report}, indent=1, sort_keys=True))
         return 1 if problems else 0
-    print("self-test of board %s on %s (%s sensors)" % (hello["board"], where or "?", _sensor_kind(hello)))
+    print(harmless.text("self-test of board %s on %s (%s sensors)" % (hello["board"], where or "?", _sensor_kind(hello))))
     print("leds      %d lit one after the other: each should have lit once (one that stayed dark is broken or "
           "wired out of order)" % report.get("leds", 0))
     print("readings  one per cell:")
     for line in _readings(hello, report.get("cells", [])):
-        print(line)
+        print(harmless.text(line))
     if problems:
         print("problems  %d:" % len(problems))
         for text in problems:
-            print("  " + text)
+            print("  " + harmless.text(text))
         return 1
     print("problems  none")
     return 0
@@ -252,14 +251,14 @@ def _calibrate_step(lk, hello, where, args):
     reply = lk.request("calibrate", {"step": args.step})
     readings = reply.get("readings")
     if args.json:
-        print(json.dumps({"board": hello["board"], "port": where, "step": args.step, "readings": readings},
-                         indent=1, sort_keys=True))
+        print(harmless.json_dumps({"board": hello["board"], "port": where, "step": args.step, "readings": readings},
+                                  indent=1, sort_keys=True))
         return 0
     if args.step in ("empty", "full"):
-        print("%s: read every cell %s (board %s)" % (args.step, "empty" if args.step == "empty" else "covered",
-                                                     hello["board"]))
+        print(harmless.text("%s: read every cell %s (board %s)" % (
+            args.step, "empty" if args.step == "empty" else "covered", hello["board"])))
         for line in _readings(hello, readings or []):
-            print(line)
+            print(harmless.text(line))
         print("next: %s (unless done already), then `sowlight board calibrate --step save` (or --step cancel)"
               % ("cover every pit (seeds in each) and `sowlight board calibrate --step full`" if args.step == "empty"
                  else "take every seed off and `sowlight board calibrate --step empty`"))
@@ -280,7 +279,7 @@ def _calibrate_guided(lk, hello, where, args, read=input):
     out = sys.stderr if args.json else sys.stdout
 
     def say(text):
-        print(text, file=out)
+        print(harmless.text(text), file=out)
 
     def wait(text):
         if virtual:
@@ -353,8 +352,8 @@ def _calibrate_guided(lk, hello, where, args, read=input):
             lk.request("press", {"button": "menu"})
             say("back to the game")
     if args.json:
-        print(json.dumps({"board": hello["board"], "port": where, "empty": empty, "full": full, "saved": save,
-                          "weak": [c for c, _ in weak]}, indent=1, sort_keys=True))
+        print(harmless.json_dumps({"board": hello["board"], "port": where, "empty": empty, "full": full, "saved": save,
+                                   "weak": [c for c, _ in weak]}, indent=1, sort_keys=True))
     return 1 if weak else 0
 
 

@@ -9,7 +9,7 @@ import sys
 import mancala
 from mancala.search import best_move
 
-from . import archive, paths, render
+from . import archive, harmless, paths, render
 
 HELP = """Type a pit name to move (the names are under the pits), or:
   moves   list the legal moves        hint   ask the computer for a move
@@ -24,8 +24,17 @@ def parse_options(items):
         name, eq, value = item.partition("=")
         if not eq or not name:
             raise ValueError("an option is NAME=VALUE, like seeds=5, not %r" % item)
-        out[name.replace("-", "_")] = int(value) if value.lstrip("-").isdigit() else value
+        digits = value.lstrip("-")
+        out[name.replace("-", "_")] = int(value) if digits.isascii() and digits.isdigit() and len(digits) < 19 else value
     return out
+
+
+def variant_name(text):
+    """The argparse type of every --variant: a name, never empty (an empty one is not 'the default')."""
+    import argparse
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a variant's name, e.g. oware (`sowlight variants` lists them)")
+    return text
 
 
 class TerminalGame:
@@ -40,7 +49,7 @@ class TerminalGame:
         self.log = log  # an archive.Recorder, or None
 
     def say(self, text=""):
-        self.out.write(text + "\n")
+        self.out.write(harmless.text(text, lines=True) + "\n")
 
     def show(self):
         for line in render.board(self.game):
@@ -155,7 +164,7 @@ def run(args):
             if args.variant:
                 mancala.Game(args.variant, **options)     # a bad name or option said before any board
         except (ValueError, mancala.RulesError) as e:
-            print("sowlight play: %s" % e, file=sys.stderr)
+            print("sowlight play: %s" % harmless.text(e), file=sys.stderr)
             return 2
         if args.computer and any(p not in (0, 1) for p in args.computer):
             print("sowlight play: --computer names a player, 0 or 1", file=sys.stderr)
@@ -170,7 +179,7 @@ def run_terminal(args):
         options = parse_options(args.option)
         game = mancala.Game(args.variant or "oware", **options)
     except (ValueError, mancala.RulesError) as e:
-        print("sowlight play: %s" % e, file=sys.stderr)
+        print("sowlight play: %s" % harmless.text(e), file=sys.stderr)
         return 2
     computer = computer_players(args, game.players)
     if not 0 <= args.play_as < game.players:
@@ -181,10 +190,11 @@ def run_terminal(args):
         try:
             arc = archive.Archive(paths.archive_path(args.db))
         except archive.ArchiveError as e:
-            print("sowlight play: %s\n(or play without recording the game: sowlight play --no-archive)" % e, file=sys.stderr)
-            return 2
+            print("sowlight play: %s\n(or play without recording the game: sowlight play --no-archive)" % harmless.text(e),
+                  file=sys.stderr)
+            return 1
         players = ["computer (depth %d)" % args.depth if p in computer else "human" for p in range(game.players)]
-        log = archive.Recorder(arc, game, players, warn=lambda text: print("sowlight play: " + text, file=sys.stderr))
+        log = archive.Recorder(arc, game, players, warn=lambda text: print("sowlight play: " + harmless.text(text), file=sys.stderr))
     try:
         status = TerminalGame(game, computer=computer, depth=args.depth, log=log).run()
     finally:
@@ -201,7 +211,7 @@ def register(sub, board_sub):
                                    "whose turn, the hint); type a pit name to move (on a virtual board robot hands "
                                    "carry it out), or move the seeds yourself. With no board attached a virtual "
                                    "board is started. --no-board plays in the terminal alone.")
-    p.add_argument("--variant", "-v", help="variant id or name (see `sowlight variants`); default oware, or on a "
+    p.add_argument("--variant", "-v", type=variant_name, help="variant id or name (see `sowlight variants`); default oware, or on a "
                                            "board the game in progress")
     p.add_argument("--vs", choices=("human", "computer", "self"), default="computer",
                    help="the opponent: another person, the computer (default), or the computer against itself")

@@ -360,7 +360,7 @@ class VirtualBoard:
         import fcntl
         path = self.journal_path + ".lock"
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as e:
             raise VirtualBoardError("cannot write the journal file %s: %s" % (self.journal_path, e.strerror or e))
         try:

@@ -11,7 +11,10 @@ import signal
 import sys
 import threading
 
-from .play import parse_options
+import mancala
+
+from . import harmless
+from .play import parse_options, variant_name
 from .virtual import VirtualBoard, VirtualBoardError
 
 
@@ -22,7 +25,7 @@ def register(sub, board_sub):
                     "behind a pseudo-terminal that pyserial, `sowlight sync --port` and other tools open like "
                     "a board's port. Prints the port's path first. Seeds are moved with `sim` requests "
                     "(docs/protocol.md). Runs until Ctrl-C or SIGTERM.")
-    p.add_argument("--variant", metavar="V", help="start this game at power-up, its seeds set out (default: the menu)")
+    p.add_argument("--variant", metavar="V", type=variant_name, help="start this game at power-up, its seeds set out (default: the menu)")
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
                    help="an option of the variant, e.g. -o seeds=3")
     p.add_argument("--preset", default="2x6-stores", metavar="P",
@@ -59,8 +62,15 @@ def cmd_virtual(args):
     try:
         options = parse_options(args.option)
     except ValueError as e:
-        print("sowlight board virtual: %s" % e, file=sys.stderr)
+        print("sowlight board virtual: %s" % harmless.text(e), file=sys.stderr)
         return 2
+    if args.variant:
+        try:
+            mancala.Game(args.variant, **options)     # a bad name or option is a bad command line, as for `play`
+        except (ValueError, mancala.RulesError) as e:
+            print("sowlight board virtual: cannot start %s: %s" % (harmless.text(args.variant), harmless.text(e)),
+                  file=sys.stderr)
+            return 2
     if options and not args.variant:
         print("sowlight board virtual: --option needs --variant (the game they are for)", file=sys.stderr)
         return 2
@@ -72,10 +82,10 @@ def cmd_virtual(args):
         try:
             path = vb.start()
         except VirtualBoardError as e:
-            print("sowlight board virtual: %s" % e, file=sys.stderr)
+            print("sowlight board virtual: %s" % harmless.text(e), file=sys.stderr)
             return 1
         print(path, flush=True)
-        print(vb.describe(), flush=True)
+        print(harmless.text(vb.describe()), flush=True)
         try:
             while not stop.wait(0.2):
                 if not vb.running:

@@ -10,6 +10,8 @@ board, and runs until Ctrl-C or SIGTERM, when the flash is written to DIR.
 import signal
 import sys
 
+from . import harmless
+
 
 def register(sub, board_sub):
     p = board_sub.add_parser("vm", help="a MicroPython VM behind a pseudo-terminal: a bare board to deploy to",
@@ -57,7 +59,8 @@ def run_vm(flash=None, out=None, err=None):
             status = board.wait()
         except KeyboardInterrupt:
             return 0
-        print("sowlight board vm: the VM stopped (exit status %s):\n%s" % (status, board.log_tail()), file=err)
+        print("sowlight board vm: the VM stopped (exit status %s):\n%s" % (status, harmless.text(board.log_tail(), lines=True)),
+              file=err)
         return 1
     finally:
         board.stop()
