@@ -6,17 +6,11 @@ GAME is an archived game (its number or id, as in `sowlight games list`) or a
 file holding a game record or a JSON export (its first game, or `--index N`).
 The analysis itself is analysis.py's; docs/web.md says what the values mean.
 """
-import json
 import os
 import sys
 
-from . import analysis, games_cmd
+from . import analysis, games_cmd, harmless
 from .games_cmd import CliError
-
-
-def shown(text):
-    """Text from a record made safe for a terminal: control characters written as escapes."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
 
 
 def _game(args):
@@ -50,19 +44,19 @@ def cmd_analyse(args):
     finally:
         bar.close()
     if args.json:
-        print(json.dumps(rep, indent=1, ensure_ascii=False))
+        print(harmless.json_dumps(rep, indent=1))
         return 0
-    names = [shown(n) for n in d["players"]]
+    names = [harmless.text(n) for n in d["players"]]
     print("game %s: %s, %s, %s (values in seeds for the player moving, %d moves ahead%s)" % (
-        d.get("number", shown(d["id"])), d["variant"], "; ".join(names), d.get("result") or "*", args.depth,
+        d.get("number", harmless.text(d["id"])), d["variant"], "; ".join(names), d.get("result") or "*", args.depth,
         "" if args.time is None else ", at most %g s a move" % args.time))
     print("%4s  %-6s  %-8s %6s  %-8s %6s  %s" % ("ply", "player", "played", "value", "best", "value", "verdict"))
     for m in rep["moves"]:
         verdict = m["verdict"] if not m["forced"] else "forced"
         if m["verdict"] in ("mistake", "blunder"):
             verdict += " (-%d)" % m["loss"]
-        print("%4d  %-6d  %-8s %6s  %-8s %6s  %s" % (m["ply"], m["player"], shown(m["notation"]), _value(m["value"]),
-                                                  shown(m["best"]), _value(m["best_value"]), verdict))
+        print("%4d  %-6d  %-8s %6s  %-8s %6s  %s" % (m["ply"], m["player"], harmless.text(m["notation"]), _value(m["value"]),
+                                                  harmless.text(m["best"]), _value(m["best_value"]), verdict))
     print("")
     print("evaluation (%s): %s" % ("player 0's view" if rep["view"] == "player 0" else "the mover's view",
                                     sparkline([p["value"] for p in rep["graph"]])))
@@ -71,7 +65,7 @@ def cmd_analyse(args):
             analysis.MISTAKE, analysis.BLUNDER))
         for m in rep["mistakes"]:
             print("  ply %d, player %d: %s (%s) where %s (%s): %s, %d seed%s" % (
-                m["ply"], m["player"], shown(m["notation"]), _value(m["value"]), shown(m["best"]),
+                m["ply"], m["player"], harmless.text(m["notation"]), _value(m["value"]), harmless.text(m["best"]),
                 _value(m["best_value"]), m["verdict"], m["loss"], "" if m["loss"] == 1 else "s"))
     else:
         print("no mistakes (%d or more seeds below the best move)" % analysis.MISTAKE)

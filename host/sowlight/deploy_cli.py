@@ -95,21 +95,21 @@ def _deploy_image(args, config_file):
     if args.dry_run:
         lines = deploy.image_plan(uf2, source, args.drive)
         if args.json:
-            print(json.dumps({"dry_run": True, "image": uf2, "drive": args.drive, "config": source}, indent=1))
+            print(harmless.json_dumps({"dry_run": True, "image": uf2, "drive": args.drive, "config": source}, indent=1))
         else:
             print("deploy plan (dry run: nothing is written)")
-            print("\n".join(lines))
+            print(harmless.text("\n".join(lines), lines=True))
         return 0
 
     def say(text):
         if not args.json:
-            print("deploy: " + text, file=sys.stderr)
+            print("deploy: " + harmless.text(text), file=sys.stderr)
     hello = deploy.deploy_image(args.port, uf2, config_file, args.drive, say=say, wait=args.wait)
     if args.json:
-        print(json.dumps({"image": uf2, "hello": hello}, indent=1))
+        print(harmless.json_dumps({"image": uf2, "hello": hello}, indent=1))
     else:
-        print("deployed   %s: board %s, %s" % (hello.get("sw"), hello.get("board"),
-                                               "protocol %s" % ".".join(str(x) for x in hello.get("proto", []))))
+        print(harmless.text("deployed   %s: board %s, %s" % (hello.get("sw"), hello.get("board"),
+                                                            "protocol %s" % ".".join(str(x) for x in hello.get("proto", [])))))
     return 0
 
 

@@ -10,7 +10,7 @@ import ipaddress
 import socket
 import sys
 
-from .. import analysis, paths
+from .. import analysis, harmless, paths
 
 LOCAL = "127.0.0.1"
 
@@ -25,7 +25,7 @@ def _local(host):
 
 
 def _fail(text, status=1):
-    print("sowlight serve: %s" % text, file=sys.stderr)
+    print("sowlight serve: %s" % harmless.text(text), file=sys.stderr)
     return status
 
 
@@ -38,7 +38,7 @@ def _connect(args):
     virtual = "always" if (args.virtual or args.demo) else "never"
     try:
         conn = open_board(port=args.board_port, url=args.url, vid=None, pid=None, wait=10.0, virtual=virtual,
-                          variant=args.variant or "oware", preset=args.preset, say=lambda t: print(t, file=sys.stderr))
+                          variant=args.variant or "oware", preset=args.preset, say=lambda t: print(harmless.text(t), file=sys.stderr))
     except ports.NoBoardError:
         return None, "no board found: plug one in (it is looked for every few seconds), or start with --virtual"
     except (ports.PortError, link.LinkError, BoardViewError) as e:
