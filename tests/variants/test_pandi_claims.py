@@ -98,3 +98,35 @@ def test_the_option_is_in_the_position_text_and_carried_through_a_match():
     while not m.game.is_over():
         m.game.play(m.game.legal_moves()[-1])
     assert m.next_round().claims == "chosen"
+
+
+def test_on_the_board_the_hands_leave_a_calf_and_the_move_is_the_one_they_made():
+    # The 2x7 board with stores, simulated hands doing what the LEDs ask (tests/micropython/fakes).
+    import json
+    from pathlib import Path
+    from fakeload import load_fake
+    from sowlight_fw import config
+    hands = load_fake("hands")
+    root = Path(__file__).resolve().parents[2]
+    board = config.check(json.loads((root / "hardware" / "boards" / "2x7-stores.json").read_text()))
+    h = hands.start(board, "pandi", seed=1, options=CHOSEN)
+    c = h.c
+    pos = {"pits": ON_THE_WAY, "stores": [35, 28], "to_move": 0}
+    assert c.command({"type": "set_pos", "pos": pos}, h.now)["type"] == "ok"
+    hands.arrange(h, hands.expected_counts(c))
+    h.wait(500)
+    g = c.gmap
+    h.lift(g[5])
+    h.drop(g[6])
+    h.drop(g[7])                       # B's calf: four in pit 7
+    h.drop(g[8])                       # ... left: the next stone goes on
+    n = 0
+    while c.state == "sowing":         # the capture beyond the empty hole, as the lights ask
+        h.step()
+        n += 1
+        assert n < 50 and not c.mismatch
+    moves = [r["move"] for r in c.records if r["kind"] == "move"]
+    assert moves[-1] == [5, "l"] or moves[-1] == (5, "l")
+    want = mancala.Game("pandi", pits=ON_THE_WAY, stores=[35, 28], **CHOSEN)
+    want.play((5, "l"))
+    assert c.game.cells() == want.cells() and h.seeds.counts == hands.expected_counts(c)
