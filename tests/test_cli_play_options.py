@@ -73,6 +73,10 @@ CASES = [
     ("kalah", {"empty_capture": "leave"}, {}),
     ("omweso", {"race": "none", "declined": "sleep"}, {"race": "none"}),
     ("omweso", {"race": "none"}, {"race": "none", "declined": "sleep"}),
+    ("kombe", {"race": "none"}, {"race": "none", "declined": "sleep"}),
+    ("pandi", {"claims": "chosen"}, {}),
+    ("pallam-kuzhi", {"claims": "chosen"}, {}),
+    ("mbothe", {"exemption": "handful"}, {}),
 ]
 
 
@@ -89,3 +93,19 @@ def test_an_option_typed_on_the_command_line_is_the_game_played(variant, options
     assert [m["notation"] for m in game["moves"]] == names
     for k, v in options.items():
         assert game["options"][k] == v
+
+
+def test_variants_names_each_option_with_its_default_and_values():
+    rows = {r["id"]: r for r in json.loads(sowlight("variants", "--json").stdout)}
+    kalah = {o["name"]: o for o in rows["kalah"]["options"]}
+    assert kalah["empty_capture"] == {"name": "empty_capture", "default": "take", "allowed": ["take", "leave"]}
+    assert kalah["seeds"]["allowed"] == list(range(1, 13))
+    for ident in ("omweso", "coro", "kombe", "mongale", "aweet", "mongola-driedger"):
+        assert {"name": "declined", "default": "sow-on", "allowed": ["sow-on", "sleep"]} in rows[ident]["options"]
+    for ident in ("pandi", "pallam-kuzhi"):
+        assert {"name": "claims", "default": "automatic", "allowed": ["automatic", "chosen"]} in rows[ident]["options"]
+    assert rows["mbothe"]["options"] == [{"name": "exemption", "default": "turn", "allowed": ["turn", "handful"]}]
+    assert rows["choro"]["options"] == []
+    text = sowlight("variants").stdout
+    assert "empty_capture=take (take|leave)" in text and "seeds=4 (1..12)" in text
+    assert "declined=sow-on (sow-on|sleep)" in text and "exemption=turn (turn|handful)" in text
