@@ -7,25 +7,12 @@ the rules core gives, and the archived game records the option.
 """
 import json
 import random
-import subprocess
-import sys
 
 import pytest
 
 import mancala
 from sowlight import render
-
-
-@pytest.fixture(autouse=True)
-def archive_in_tmp(tmp_path, monkeypatch):
-    path = str(tmp_path / "archive.sqlite3")
-    monkeypatch.setenv("SOWLIGHT_DB", path)
-    return path
-
-
-def sowlight(*args, input=None, timeout=120):
-    return subprocess.run([sys.executable, "-m", "sowlight.cli", *args], input=input, capture_output=True,
-                          text=True, timeout=timeout)
+from test_cli_play import archive_in_tmp, sowlight  # noqa: F401 (archive_in_tmp: a fixture used by every test here)
 
 
 def _differs(variant, options, other, g, m):
