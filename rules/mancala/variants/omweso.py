@@ -16,8 +16,8 @@ A turn can hold several choices (take a capture or not, turn back at the left
 end).  A move is the pit lifted, or (pit, letters) with one letter for each
 choice point met on the way, in order: "c" take the capture, "n" go on the
 normal way (relay counter-clockwise: a capture declined, or no reverse), "r"
-reverse (sow the handful clockwise), and with declined="sleep" "s" decline the
-capture and stop there (in place of "n" at a capture).  The plain pit number is the move
+reverse (sow the handful clockwise); with declined="sleep", "s" in place of
+"n" at a capture: decline it and stop there.  The plain pit number is the move
 that takes the default at every point ("c" where a capture is offered, "n"
 elsewhere).  legal_moves() lists every way through a turn, so the traces of
 two moves part exactly at the step where their choices differ.

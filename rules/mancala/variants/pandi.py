@@ -71,9 +71,10 @@ class Pandi(ClosedPits):
             b[:] = saved
             self.to_move = p
             self._claiming = None
-        full = letters + "t" * (met - len(letters)) if met <= _MAX_CLAIMS else letters + "t" * (_MAX_CLAIMS - len(letters))
+        met = min(met, _MAX_CLAIMS)
+        full = letters + "t" * (met - len(letters))
         out.append((pit, full) if "l" in full else pit)
-        for i in range(len(letters), min(met, _MAX_CLAIMS)):
+        for i in range(len(letters), met):
             self._expand(pit, full[:i] + "l", out)
 
     def _move(self, move, tr):
