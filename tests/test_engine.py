@@ -153,7 +153,8 @@ def test_position_text_round_trip_and_errors():
     g = mancala.Game("kalah", seeds=3)
     g.play(2)
     text = mancala.to_text(g)
-    assert text.startswith("kalah pits_per_row=6,seeds=3 ")
+    assert text.startswith("kalah pits_per_row=6,seeds=3,empty_capture=take ")
+    assert mancala.from_text("kalah pits_per_row=6,seeds=3 3,3,3,3,3,3/3,3,3,3,3,3 0,0 0").empty_capture == "take"   # (texts from before the option)
     h = mancala.from_text(text)
     assert h.cells() == g.cells() and h.to_move == g.to_move and h.seeds == 3
     for bad in ("kalah", "kalah - 1,2/3 0,0 0", "kalah - x/y 0,0 0", "kalah seeds 3,3,3,3,3,3/3,3,3,3,3,3 0,0 0",

@@ -125,7 +125,7 @@ def test_the_family_collects_the_leftovers_as_mancala_does(variant):
     # take steps as the engine's loop over every pit.
     from mancala.game import Mancala
     checked = 0
-    for g in positions(variant, games=2, plies=80, seed=5):
+    for g in positions(variant, games=4, plies=80, seed=5):    # (random games may end within 20 plies)
         if g.phase != "play":
             continue
         mine, theirs = g.copy(), g.copy()
@@ -518,11 +518,13 @@ def test_hands_some_steps_ahead_are_found_where_the_fewest_steps_explain_the_boa
 
 # ----- on MicroPython ----------------------------------------------------------------
 
+# A turn followed step by step (every cell counted) after `moves` from the start or from `pits`:
+# what the follower finds at each step, how many traces are still possible, the move it ends on.
 VM_TURN = """
 import json, mancala
 from sowlight_fw.follow import Follower
-variant, moves, move = json.loads(%r)
-g = mancala.Game(variant, race="none")
+variant, options, pits, moves, move = json.loads(%r)
+g = mancala.Game(variant, pits=pits, race="none", **options)
 for m in moves:
     g.play(m if isinstance(m, int) else tuple(m))
 move = move if isinstance(move, int) else tuple(move)
@@ -551,6 +553,18 @@ print(json.dumps([out, list(m) if isinstance(m, tuple) else m, f.mv.can_stop(), 
 """
 
 
+def followed_on_both(micropython, variant, options, pits, moves, move):
+    """VM_TURN's answer on the MicroPython VM, checked against the same script on CPython."""
+    script = VM_TURN % json.dumps([variant, options, pits, moves, list(move) if isinstance(move, tuple) else move])
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(script, {})      # the same script on CPython
+    want = json.loads(out.getvalue().strip().splitlines()[-1])
+    got = json.loads(micropython.run(script, timeout=300).strip().splitlines()[-1])
+    assert got == want
+    return got
+
+
 def test_a_kombe_turn_is_followed_the_same_on_micropython(micropython):
     rnd = random.Random(8)
     while True:
@@ -564,12 +578,6 @@ def test_a_kombe_turn_is_followed_the_same_on_micropython(micropython):
         if rich and not g.is_over():
             break
     move = rnd.choice(rich)
-    script = VM_TURN % json.dumps(["kombe", moves, list(move)])
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(script, {})      # the same script on CPython
-    want = json.loads(out.getvalue().strip().splitlines()[-1])
-    got = json.loads(micropython.run(script, timeout=300).strip().splitlines()[-1])
-    assert got == want
+    got = followed_on_both(micropython, "kombe", {}, None, moves, move)
     assert got[1] == list(move) and got[2] is True and got[3] is True
     assert len(got[0]) > 3 and any(n > 1 for _, _, n in got[0])     # (it met a choice point)

@@ -165,8 +165,9 @@ def test_oware_from_given_positions_reaches_every_rule(options, paths):
 
 
 @pytest.mark.parametrize("options", [{}, {"pits_per_row": 3, "seeds": 2}, {"pits_per_row": 12, "seeds": 12},
-                                     {"pits_per_row": 5, "seeds": 9}],
-                         ids=["6x4", "3x2", "12x12", "5x9"])
+                                     {"pits_per_row": 5, "seeds": 9}, {"empty_capture": "leave"},
+                                     {"pits_per_row": 3, "seeds": 2, "empty_capture": "leave"}],
+                         ids=["6x4", "3x2", "12x12", "5x9", "6x4-leave", "3x2-leave"])
 def test_kalah_from_given_positions(options, paths):
     r = random.Random(7)
     extra = 0

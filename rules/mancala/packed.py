@@ -108,7 +108,8 @@ def playout(game, choice, left, moves):
 #     the int to add (with Oware's player bit), the cell where the last seed
 #     may capture (-1: none), the guards of the player to move next
 #   legal_of: the mover's nonzero pits' guards -> legal moves (when the
-#     other side has seeds); slam: Oware's grand_slam option
+#     other side has seeds); slam: Oware's grand_slam option, Kalah's
+#     empty_capture option
 #   lap: the cells of one lap of a track; lapx[pit]: the int to add for one
 #     more lap of a handful from the pit (a seed in each cell of its track,
 #     one more lifted from the pit)
@@ -173,7 +174,7 @@ def _make(game):
             last.append(c)
             nxt.append(guards[p])
     return (oware, n, k, w, sh, fm, pbit, ones, guards[0] + guards[1], guards, tuple(delta), tuple(last),
-            tuple(nxt), {}, getattr(game, "grand_slam", None), lap, tuple(lapx))
+            tuple(nxt), {}, game.grand_slam if oware else game.empty_capture, lap, tuple(lapx))
 
 
 def _sowing(game, pit, count, sh, pbit):
@@ -397,7 +398,8 @@ def _oware_capture(t, x, c):
 
 def _kalah(game, t, x, gp, choice, rec, left):
     # gp: the guards of the player to move (the player's identity, too).
-    oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, slam, lap, lapx = t
+    oware, n, k, w, sh, fm, pbit, ones, gm, guards, delta, last, nxt, legal_of, empty, lap, lapx = t
+    take = empty == "take"      # the lone seed is taken when nothing faces it (Kalah's decision 2)
     while True:
         steps = _ROUND if left < 0 or left > _ROUND else left
         for _ in range(steps):
@@ -430,7 +432,8 @@ def _kalah(game, t, x, gp, choice, rec, left):
                 # of the pit opposite go to the mover's store.
                 o = n - 1 - c
                 v = x >> sh[o] & fm
-                x += (v + 1 << sh[n + c // k]) - (1 << sh[c]) - (v << sh[o])
+                if v or take:
+                    x += (v + 1 << sh[n + c // k]) - (1 << sh[c]) - (v << sh[o])
         if left >= 0:
             left -= steps
         if not left:

@@ -12,8 +12,8 @@ from tracesteps import drops, lift, relay, side_of, steps, take
 side = partial(side_of, 16)   # one player's pits from letters: side(H=2, J=1), either case
 
 
-def game(p0, p1, name="coro"):
-    return mancala.Game(name, pits=p0 + p1)
+def game(p0, p1, name="coro", **options):
+    return mancala.Game(name, pits=p0 + p1, **options)
 
 
 def test_start_and_aliases():
@@ -36,6 +36,9 @@ def test_no_capture_twin_and_decline():
     g = game(side(H=2, J=1, A=2), side(O=3, F=2))
     assert steps(g.play(7)) == [lift(7, 2)] + drops(8, 9) + [relay(9, 2)] + drops(10, 11)
     g = game(side(H=2, J=1, A=2), side(O=3, B=2, F=2))
+    assert (7, "n") in g.legal_moves()        # declined, J is sown on (K, L: empty, sleep)
+    assert steps(g.play((7, "n"))) == [lift(7, 2)] + drops(8, 9) + [relay(9, 2)] + drops(10, 11)
+    g = game(side(H=2, J=1, A=2), side(O=3, B=2, F=2), declined="sleep")
     assert (7, "s") in g.legal_moves()
     assert steps(g.play((7, "s"))) == [lift(7, 2)] + drops(8, 9)
 

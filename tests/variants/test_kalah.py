@@ -100,7 +100,8 @@ def test_options_seeds_only():
 
 
 @pytest.mark.parametrize("options", [{"pits_per_row": 2}, {"pits_per_row": 13}, {"seeds": 0},
-                                     {"seeds": 13}, {"seeds_per_pit": 4}, {"grand_slam": "illegal"}])
+                                     {"seeds": 13}, {"seeds_per_pit": 4}, {"grand_slam": "illegal"},
+                                     {"empty_capture": "keep"}])
 def test_bad_options(options):
     with pytest.raises(ValueError):
         mancala.Game("kalah", **options)
@@ -188,6 +189,40 @@ def test_capture_with_empty_opposite_takes_the_lone_seed():
     assert takes(trace) == [(1, 1, S0)]
     assert g.pits[:2] == [0, 0]
     assert g.stores == [7, 5]
+
+
+def test_empty_capture_leave_keeps_the_lone_seed():
+    # empty_capture="leave": nothing opposite, nothing taken; the seed stays and the turn passes.
+    g = game([1, 0, 4, 4, 4, 4, 4, 4, 4, 4, 0, 4], stores=[6, 5], empty_capture="leave")
+    trace = play(g, 0)
+    assert takes(trace) == [] and drops(trace) == [1]
+    assert g.pits[:2] == [0, 1] and g.stores == [6, 5] and g.to_move == 1
+    # With seeds opposite it captures as the source says.
+    g = game([1, 0, 4, 4, 4, 4, 4, 4, 4, 4, 3, 4], stores=[4, 4], empty_capture="leave")
+    trace = play(g, 0)
+    assert sorted(takes(trace)) == [(1, 1, S0), (10, 3, S0)]
+    assert g.stores == [8, 4]
+
+
+def test_empty_capture_leave_on_the_packed_playout():
+    # The packed board (game.playout) plays the option as the engine does: a position where
+    # the only move lands in an own empty pit facing an empty pit.
+    for rule, stores in (("take", [1, 0]), ("leave", [0, 0])):
+        g = game([0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2], empty_capture=rule)
+        moves = []
+        o = g.playout(moves=moves, max_plies=1)
+        ref = game([0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2], empty_capture=rule)
+        ref.push(moves[0])
+        assert moves == [2] and ref.stores == stores
+        assert (o is None) == (not ref.is_over())
+
+
+def test_empty_capture_is_in_the_position_text():
+    g = mancala.Game("kalah", empty_capture="leave")
+    text = mancala.to_text(g)
+    assert "empty_capture=leave" in text
+    assert mancala.from_text(text).empty_capture == "leave"
+    assert mancala.Game("kalah").empty_capture == "take"     # the source's reading (decision 2)
 
 
 def test_no_capture_in_own_non_empty_pit():

@@ -37,6 +37,28 @@ def test_opening_turn():
     assert g.to_move == 1
 
 
+def test_exemption_handful_covers_the_first_handful_only():
+    # Decision 2, the glossary's reading (004, 2 - COMMON FEATURES: a move is one handful): the
+    # first handful (J's two) passes over nothing; from the first relay on player 1's twos are
+    # passed over: 11's three stones go past 12 ... 19 into 0, 1, 2.
+    g = mancala.Game("mbothe", exemption="handful")
+    assert g.legal_moves() == [9]
+    trace = g.play(9)
+    assert drops(trace)[:2] == [10, 11] and skips(trace) == list(range(12, 20))
+    assert relays(trace) == [(11, 3), (2, 3), (5, 3), (8, 3)]
+    assert drops(trace)[2:] == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    assert g.pits == board([3, 3, 0, 3, 3, 0, 3, 3, 0, 1], [4, 1, 2, 2, 2, 2, 2, 2, 2, 2])
+    assert g.to_move == 1 and g.pits != AFTER_OPENING
+    # Later turns are the same under either reading.
+    h = mancala.Game("mbothe", pits=AFTER_OPENING, to_move=1, exemption="handful")
+    k = mancala.Game("mbothe", pits=AFTER_OPENING, to_move=1)
+    for m in h.legal_moves():
+        assert list(h.copy().play(m)) == list(k.copy().play(m))
+    assert "exemption=handful" in mancala.to_text(g)
+    with pytest.raises(mancala.PositionError, match="exemption"):
+        mancala.Game("mbothe", exemption="move")
+
+
 def test_opening_exemption_is_state_that_undo_and_position_text_keep():
     g = mancala.Game("mbothe")
     assert mancala.to_text(g).endswith("opening=1")

@@ -14,8 +14,8 @@ from tracesteps import drops, lift, play_steps as play, relay, side_of, skip, st
 side = partial(side_of, 14)   # one player's pits from letters: side(H=2, J=1), either case
 
 
-def game(p0, p1):
-    return mancala.Game("mongola-driedger", pits=p0 + p1)
+def game(p0, p1, **options):
+    return mancala.Game("mongola-driedger", pits=p0 + p1, **options)
 
 
 def test_diagram_h_start():
@@ -54,7 +54,8 @@ def test_capture_from_a_pit_that_held_two():
     # G -> H, I; I held 2 and faces m (pit 26), behind it b (pit 15): both taken, sown from H.
     g = game(side(G=2, I=2), side(M=1, B=1, A=2))
     assert g.opposite(8) == 26 and g.behind(26) == 15
-    assert g.legal_moves() == [6, (6, "s"), 8, ("pass",)]
+    assert g.legal_moves() == [6, (6, "n"), 8, ("pass",)]
+    assert game(side(G=2, I=2), side(M=1, B=1, A=2), declined="sleep").legal_moves() == [6, (6, "s"), 8, ("pass",)]
     assert play(g, 6) == ([lift(6, 2)] + drops(7, 8) + [take(26, 1), take(15, 1)] + drops(7, 8)
                           + [relay(8, 4)] + drops(9, 10, 11) + [skip(12)] + drops(13))
 

@@ -105,18 +105,34 @@ CAPTURE = (side(H=2, J=1, A=2), side(O=3, B=2, F=2))
 
 def test_capture_takes_both_opposing_pits_and_sows_them_from_the_handfuls_first_pit():
     g = game(*CAPTURE)
-    assert g.legal_moves() == [0, 7, (7, "s"), ("pass",)]
+    assert g.legal_moves() == [0, 7, (7, "n"), ("pass",)]
     assert play(g, 7) == [lift(7, 2)] + drops(8, 9) + [take(30, 3), take(17, 2)] + drops(8, 9, 10, 11, 12)
     assert g.pits[:16] == side(A=2, I=2, J=3, K=1, L=1, M=1)
     assert g.pits[16:] == side(F=2)
     assert g.stores == [0, 0] and g.to_move == 1
 
 
-def test_a_declined_capture_ends_the_turn():
+def test_a_declined_capture_sows_on_by_the_base_rule():
+    # Decision 4: J (1 -> 2) may capture; declined, it is lifted and sown on as any occupied
+    # pit is: K, L, and L was empty, so the player sleeps there.
     g = game(*CAPTURE)
+    assert play(g, (7, "n")) == [lift(7, 2)] + drops(8, 9) + [relay(9, 2)] + drops(10, 11)
+    assert g.pits[:16] == side(A=2, I=1, K=1, L=1) and g.pits[16:] == side(O=3, B=2, F=2)
+    assert g.to_move == 1
+    # Stopping there is no move of the default reading.
+    h = game(*CAPTURE)
+    assert not h.is_legal((7, "s"))
+    with pytest.raises(mancala.IllegalMoveError, match="does not match the choices"):
+        h.play((7, "s"))
+
+
+def test_declined_sleep_keeps_the_reading_where_a_declined_capture_ends_the_turn():
+    g = game(*CAPTURE, declined="sleep")
+    assert g.legal_moves() == [0, 7, (7, "s"), ("pass",)]
     assert play(g, (7, "s")) == [lift(7, 2)] + drops(8, 9)
     assert g.pits[:16] == side(A=2, I=1, J=2) and g.pits[16:] == side(O=3, B=2, F=2)
     assert g.to_move == 1
+    assert not g.copy().is_legal((7, "n")) and "declined=sleep" in mancala.to_text(g)
 
 
 def test_no_capture_when_an_opposing_pit_is_empty():
@@ -151,11 +167,19 @@ def test_captured_seeds_start_in_the_first_pit_of_the_capturing_handful_not_of_t
 def test_two_captures_in_one_turn_each_of_which_may_be_declined():
     # H -> I, J: J (1 -> 2) faces o (2) and b (1): three seeds from I end in K (1 -> 2),
     # facing n and c: a second capture, its two seeds from I again end in J (4), whose
-    # column is empty now: relay.  Either capture may be declined (the turn stops there).
-    g = game(side(H=2, J=1, K=1, A=2), side(O=2, B=1, N=1, C=1, H=2))
-    assert g.legal_moves() == [0, 7, (7, "cs"), (7, "s"), ("pass",)]
+    # column is empty now: relay.  Either capture may be declined: the pit is then lifted
+    # and sown on (decision 4), or with declined="sleep" the turn stops there.
+    pos = (side(H=2, J=1, K=1, A=2), side(O=2, B=1, N=1, C=1, H=2))
+    g = game(*pos)
+    assert g.legal_moves() == [0, 7, (7, "cn"), (7, "n"), ("pass",)]
     head = [lift(7, 2)] + drops(8, 9) + [take(30, 2), take(17, 1)] + drops(8, 9, 10)
     assert play(g.copy(), 7) == head + [take(29, 1), take(18, 1)] + drops(8, 9) + [relay(9, 4)] + drops(10, 11, 12, 13)
+    h = g.copy()
+    assert play(h, (7, "cn")) == head + [relay(10, 2)] + drops(11, 12)     # K's two: L, M (empty: sleep)
+    assert h.pits[16:] == side(C=1, N=1, H=2) and h.to_move == 1
+    assert play(g, (7, "n")) == head[:3] + [relay(9, 2)] + drops(10, 11)   # J's two: K, L (empty: sleep)
+    g = game(*pos, declined="sleep")
+    assert g.legal_moves() == [0, 7, (7, "cs"), (7, "s"), ("pass",)]
     h = g.copy()
     assert play(h, (7, "cs")) == head
     assert h.pits[16:] == side(C=1, N=1, H=2) and h.to_move == 1
@@ -198,7 +222,7 @@ def test_no_reverse_round_the_left_hand_end():
     assert g.opposite(13) == 26 and g.behind(26) == 21
     # O is no choice point: every move from M relays O's 17 counter-clockwise (into P first).
     from_m = [m for m in g.legal_moves() if m == 12 or (isinstance(m, tuple) and m[0] == 12)]
-    assert from_m == [12, (12, "ns"), (12, "r")]
+    assert from_m == [12, (12, "nn"), (12, "r")]
     for m in from_m:
         tr = steps(g.copy().play(m))
         assert tr[3:5] == [relay(14, 17), drop(15)]
@@ -217,7 +241,21 @@ def test_no_move_begins_clockwise_in_omweso():
 
 
 def test_move_in_progress_settles_capture_and_decline_by_the_next_step():
+    # A capture declined sows on: the hands lifting the landing pit (a relay) decline it,
+    # taking the opposing pit takes it; the move cannot stop at the choice.
     g = game(*CAPTURE)
+    mv = MoveInProgress(g)
+    for s in [lift(7, 2)] + drops(8, 9):
+        mv.advance(Step(*s))
+    assert mv.options() == [Step(*take(30, 3)), Step(*relay(9, 2))]
+    assert not mv.can_stop() and mv.forced() is None
+    declined = MoveInProgress(g)
+    for s in [lift(7, 2)] + drops(8, 9) + [relay(9, 2)] + drops(10, 11):
+        declined.advance(Step(*s))
+    assert declined.done() and declined.move() == (7, "n")
+    assert steps(declined.finish()) == steps(game(*CAPTURE).play((7, "n")))
+    # declined="sleep": stopping at the choice declines the capture.
+    g = game(*CAPTURE, declined="sleep")
     mv = MoveInProgress(g)
     for s in [lift(7, 2)] + drops(8, 9):
         mv.advance(Step(*s))
@@ -351,7 +389,8 @@ def test_notation_round_trip_and_default_letters():
         assert g.parse_move(g.move_name(m)) == m
     assert g.move_name((11, "r")) == "L/r" and g.parse_move("L/n") == 11
     g = game(*CAPTURE)
-    assert g.parse_move("H/c") == 7 and g.parse_move("H/s") == (7, "s")
+    assert g.parse_move("H/c") == 7 and g.parse_move("H/n") == (7, "n")
+    assert game(*CAPTURE, declined="sleep").parse_move("H/s") == (7, "s")
     for bad in ("H/x", "H/", "Z"):
         with pytest.raises(mancala.NotationError):
             g.parse_move(bad)

@@ -19,6 +19,9 @@ class Mbothe(Mancala):
     seeds = 2
     relay = RELAY_LAST
     has_state = True        # whether the opening turn (no passing over twos) is still to come
+    # What the opening exemption from passing over twos covers: the opening player's whole
+    # first turn, or its first handful only (docs/variants/mbothe.md, decision 2).
+    options = (("exemption", "turn", ("turn", "handful")),)
 
     def _start(self, fresh):
         self._opening = fresh
@@ -78,6 +81,8 @@ class Mbothe(Mancala):
             b[c] = 0
             if tr is not None:
                 tr.add(RELAY, c, n)
+            if self.exemption == "handful":
+                skip = True             # the exemption was the first handful's only
         opp = n_pits - 1 - c
         if lo <= c < hi and b[opp] == _TWO:
             self._take(opp, n_pits + p, tr)

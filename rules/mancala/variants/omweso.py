@@ -14,9 +14,10 @@ loses.
 
 A turn can hold several choices (take a capture or not, turn back at the left
 end).  A move is the pit lifted, or (pit, letters) with one letter for each
-choice point met on the way, in order: "c" take the capture, "s" decline it
-(the turn stops there), "n" go on the normal way (relay counter-clockwise),
-"r" reverse (sow the handful clockwise).  The plain pit number is the move
+choice point met on the way, in order: "c" take the capture, "n" go on the
+normal way (relay counter-clockwise: a capture declined, or no reverse), "r"
+reverse (sow the handful clockwise); with declined="sleep", "s" in place of
+"n" at a capture: decline it and stop there.  The plain pit number is the move
 that takes the default at every point ("c" where a capture is offered, "n"
 elsewhere).  legal_moves() lists every way through a turn, so the traces of
 two moves part exactly at the step where their choices differ.
@@ -43,8 +44,13 @@ _H7 = (4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0)           # diagram h (Congo, 4
 # moves: the rest of it takes the default (decision in docs/variants/omweso.md).
 _MAX_CHOICES = 16
 
-# The letters offered at a choice point, default first, by (capture offered) * 2 + (reverse offered).
-_OPTIONS = (None, "nr", "cs", "csr")
+# The letters offered at a choice point, default first, by (capture offered) * 2 + (reverse offered):
+# a capture declined sows on (declined="sow-on"), or ends the turn (declined="sleep").
+_OPTIONS = (None, "nr", "cn", "cnr")
+_OPTIONS_SLEEP = (None, "nr", "cs", "csr")
+
+# What follows a capture declined (docs/variants/omweso.md, decision 4): every game of the family.
+_DECLINED = ("declined", "sow-on", ("sow-on", "sleep"))
 
 # What Omweso._turn does with a turn (see there).
 _PLAY = const(0)
@@ -65,6 +71,7 @@ class Omweso(Staged):
     options = (
         ("start", "c", ("c", "b", "free")),
         ("race", "first-to-sleep", ("first-to-sleep", "none")),
+        _DECLINED,
     )
     # Rule parts the other games of the family change.
     take_back = True        # a capture takes the opponent's back pit as well as the front one
@@ -341,6 +348,7 @@ class Omweso(Staged):
         front = base + self.pits_per_row      # the front row: pits front .. base + kk - 1
         marked = base + kk - 2                # the reverse pits: marked and marked + 1
         short = self.short_drop
+        table = _OPTIONS_SLEEP if self.declined == "sleep" else _OPTIONS
         if w:
             # A walk goes on: at the top of a lap, or at the choice point it stopped at.
             lap0, k, d, origin, first, last, opts, ci, odd = w
@@ -391,7 +399,7 @@ class Omweso(Staged):
                 else:
                     rev = last >= marked and self._reverse_ok(last, b[last], p)
                     if cap or rev:
-                        opts = _OPTIONS[(2 if cap else 0) + (1 if rev else 0)]
+                        opts = table[(2 if cap else 0) + (1 if rev else 0)]
                     else:
                         ch = "n"
             if opts is not None:
@@ -420,7 +428,7 @@ class Omweso(Staged):
                     first = base + (pit - 1 - base) % kk
                 continue
             if ch == "s":
-                break                         # a capture declined: the player sleeps
+                break                         # a capture declined, with declined="sleep": the player sleeps
             if ch == "c":
                 k = self._capture_take(last, p, tr)
                 d = 1
@@ -768,7 +776,7 @@ class Omweso(Staged):
             return pit
         for x in ch:
             if x not in "cnrs":
-                raise NotationError("%r: the letters after / are the choices of the turn, each c (capture), s (decline it and stop), n (go on normally) or r (reverse)" % text)
+                raise NotationError("%r: the letters after / are the choices of the turn, each c (capture), n (go on normally: relay, a capture declined), r (reverse) or, with declined=sleep, s (decline the capture and stop)" % text)
         if not ch:
             raise NotationError("%r: give the choices after / (c, s, n or r each), or the pit alone" % text)
         if self.phase == "play" and ch == self._default_letters(pit):
@@ -827,7 +835,7 @@ class Aweet(Coro):
 class Kombe(Omweso):
     id = "kombe"
     title = "Kombe"
-    options = (("race", "first-to-sleep", ("first-to-sleep", "none")),)
+    options = (("race", "first-to-sleep", ("first-to-sleep", "none")), _DECLINED)
     start = "f"
     take_back = False
     reverse_start = True
@@ -850,7 +858,7 @@ class MongolaDriedger(Omweso):
     id = "mongola-driedger"
     title = "Mongola (Driedger)"
     pits_per_row = 7
-    options = (("race", "first-to-sleep", ("first-to-sleep", "none")),)
+    options = (("race", "first-to-sleep", ("first-to-sleep", "none")), _DECLINED)
     start = "h"
     short_drop = True
 

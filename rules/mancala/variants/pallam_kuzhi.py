@@ -12,7 +12,8 @@ class PallamKuzhi(Pandi):
     title = "Pallam Kuzhi"
     seeds = 4
     take_opposite = False
-    options = (("pits_per_row", 7, range(3, 10)), ("seeds", 4, range(1, 10)))
+    options = (("pits_per_row", 7, range(3, 10)), ("seeds", 4, range(1, 10)),
+               ("claims", "automatic", ("automatic", "chosen")))
     shortfall = "cannot fill a single cup"   # rule 8: the match is over
 
     def _no_moves(self, tr):

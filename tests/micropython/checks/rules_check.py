@@ -6,8 +6,8 @@
 import mancala
 
 
-def check(name, seed, plies=400):
-    g = mancala.Game(name)
+def check(name, seed, plies=400, options=None):
+    g = mancala.Game(name, **(options or {}))
     start = g.cells()
     total = sum(start) + g.outside()
     x = seed * 2654435761 % 4294967296
