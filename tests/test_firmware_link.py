@@ -218,7 +218,7 @@ def test_the_host_link_plays_and_syncs_with_the_real_firmware(running):
     store = MemoryStore()
     with Link(opener, **FAST) as lk:
         hello = lk.connect()
-        assert hello["board"].startswith("sowlight-2x6-stores-") and lk.board_proto == (1, 1)
+        assert hello["board"].startswith("sowlight-2x6-stores-") and lk.board_proto == (1, 2)
         assert "virtual" not in hello
         assert "oware" in hello["variants"] and hello["game"] is None
         state = lk.request("get_state")
@@ -366,7 +366,7 @@ def cable(fake):
 def test_the_board_says_hello_when_it_starts_and_answers_ping_but_nothing_else_before_one(cable):
     c, a, step = cable
     (t, p), = c.take()
-    assert t == "hello" and "re" not in p and p["proto"] == [1, 1] and p["role"] == "board"
+    assert t == "hello" and "re" not in p and p["proto"] == [1, 2] and p["role"] == "board"
     assert c.dec.errors["noise"] == 0           # the newline before it ends any partial line, adds none
     c.send("get_state")
     c.send("new_game", {"variant": "oware"})

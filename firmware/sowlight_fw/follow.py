@@ -199,6 +199,8 @@ def placing(game):
 
 
 class Follower:
+    only = None      # the one move that may be made next (a `guide` request: ctlrare.guide), or None
+
     def __init__(self, cells, counting):
         self.cells = cells
         self.counting = counting      # sensors count seeds (load cells), else they see empty / not empty
@@ -233,7 +235,10 @@ class Follower:
         if game.is_over() or placing(game):
             self.mv = None
             return
-        pits, moves = _lifts(game)
+        if self.only is not None:
+            pits, moves = None, [self.only]     # (its trace computed now: one move)
+        else:
+            pits, moves = _lifts(game)
         self.mv = new_move(game, pits, moves)
 
     def ready(self):

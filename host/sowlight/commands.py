@@ -8,6 +8,7 @@ from . import link_cli
 from . import deploy_cli, vmboard_cli
 from . import virtual_cli
 from . import demo
+from .broadcast import broadcast_cli
 
 REGISTRARS = [
     play.register,
@@ -19,4 +20,5 @@ REGISTRARS = [
     vmboard_cli.register,       # sowlight board vm
     virtual_cli.register,       # sowlight board virtual
     demo.register,              # sowlight demo
+    broadcast_cli.register,     # sowlight broadcast
 ]

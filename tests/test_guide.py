@@ -1,0 +1,66 @@
+"""The `guide` request (protocol 1.2): the board leads the hands through one given move, on the
+real firmware of a virtual board, and flags anything else the hands do until it is put right."""
+import os
+import random
+
+import pytest
+
+from sowlight.boardview import VIRTUAL_SETTINGS, open_board
+from sowlight.link import BoardError
+from sowlight.robot import Robot
+from sowlight.virtual import VirtualBoard
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="virtual boards need pseudo-terminals")
+
+
+@pytest.fixture
+def board():
+    vb = VirtualBoard(preset="2x6-stores", settings=VIRTUAL_SETTINGS)
+    conn = open_board(port=vb.start())
+    try:
+        conn.link.request("new_game", {"variant": "kalah", "options": {"seeds": 2}})
+        robot = Robot(conn.view, rng=random.Random(1))
+        robot.set_up()
+        yield conn, robot
+    finally:
+        conn.close()
+        vb.stop()
+
+
+def test_the_hands_following_the_leds_make_the_guided_move_and_a_wrong_lift_is_flagged_until_put_back(board):
+    conn, robot = board
+    view = conn.view
+    robot.play_move()                                   # player 0, any move
+    state = view.refresh()
+    game = view.game(state)
+    legal = list(game.legal_moves())
+    target = legal[-1]
+    gmap = view.cells_of(game)
+    assert conn.link.request("guide", {"ply": state["ply"] + 1, "move": target})["ply"] == state["ply"] + 1
+    view.wait_for(lambda: view.cells("lift") == [gmap[target]], 3)
+    assert view.cells("lift") == [gmap[target]]         # the one pit to lift, none of the others
+    # Lifted elsewhere: a mismatch, shown until the seeds are back.
+    view.sim("lift", cell=gmap[legal[0]])
+    assert view.wait_for(lambda: bool(view.cells("error")), 5)
+    assert view.refresh()["phase"] == "mismatch"
+    robot.put_right()
+    assert view.wait_for(lambda: not view.cells("error"), 5)
+    # A repeat of the request (a host that reconnected) changes nothing.
+    conn.link.request("guide", {"ply": state["ply"] + 1, "move": target})
+    m = robot.play_move()                               # the LEDs lead: only the guided move
+    assert m["move"] == target and m["ply"] == state["ply"] + 1
+    # The move is made: the next one is free again, and an old ply is refused.
+    with pytest.raises(BoardError) as e:
+        conn.link.request("guide", {"ply": state["ply"] + 1, "move": target})
+    assert e.value.code == "out_of_range"
+    state = view.refresh()
+    game = view.game(state)
+    with pytest.raises(BoardError) as e:
+        conn.link.request("guide", {"ply": state["ply"] + 1, "move": 99})
+    assert e.value.code == "bad_payload" and "not a legal move" in e.value.msg
+    gmap = view.cells_of(game)
+    pits = {gmap[m] for m in game.legal_moves()}
+
+    def offered():      # (a pit whose trail seed goes in first is lit `trail`, then `lift`)
+        return set(view.cells("lift")) | (set(view.cells("trail")) & pits)
+    assert len(pits) > 1 and view.wait_for(lambda: offered() == pits, 3), view.lit
