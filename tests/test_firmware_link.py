@@ -285,7 +285,7 @@ def test_a_host_of_another_major_version_is_refused_with_which_side_to_update(ru
     with Link(opener, **FAST) as lk:
         with pytest.raises(VersionMismatch) as info:
             lk.connect()
-    assert "the host speaks link protocol 2.0, this side speaks 1.1" in str(info.value)
+    assert "the host speaks link protocol 2.0, this side speaks 1.2" in str(info.value)
     assert "redeploy the firmware that matches this companion (sowlight deploy)" in str(info.value)
     assert board.app.link.greeted is False and board.app.link.requests == 0
 
@@ -392,7 +392,7 @@ def test_version_mismatch_says_which_side_to_update_and_keeps_refusing(cable):
         c.send("get_state")
         (t, p), (t2, p2) = step()
         assert t == "error" and p["code"] == "version" and words in p["msg"]
-        assert "the host speaks link protocol %d.%d, this side speaks 1.1" % tuple(proto) in p["msg"]
+        assert "the host speaks link protocol %d.%d, this side speaks 1.2" % tuple(proto) in p["msg"]
         assert t2 == "error" and p2["code"] == "no_hello"
     c.hello()
     c.send("get_state")

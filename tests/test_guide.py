@@ -64,3 +64,22 @@ def test_the_hands_following_the_leds_make_the_guided_move_and_a_wrong_lift_is_f
     def offered():      # (a pit whose trail seed goes in first is lit `trail`, then `lift`)
         return set(view.cells("lift")) | (set(view.cells("trail")) & pits)
     assert len(pits) > 1 and view.wait_for(lambda: offered() == pits, 3), view.lit
+
+
+def test_a_board_told_to_wait_lights_no_pit_and_flags_a_lift_until_the_seeds_are_back(board):
+    conn, robot = board
+    view = conn.view
+    state = view.refresh()
+    assert conn.link.request("guide", {"ply": state["ply"] + 1, "wait": True})["ply"] == state["ply"] + 1
+    assert view.wait_for(lambda: not view.cells("lift"), 3), view.lit
+    game = view.game(state)
+    gmap = view.cells_of(game)
+    move = list(game.legal_moves())[2]
+    view.sim("lift", cell=gmap[move])                  # hands that do not wait
+    assert view.wait_for(lambda: bool(view.cells("error")), 5)
+    assert view.refresh()["phase"] == "mismatch"
+    robot.put_right()
+    assert view.wait_for(lambda: not view.cells("error"), 5)
+    assert view.refresh()["ply"] == state["ply"]        # nothing was journalled
+    conn.link.request("guide", {"ply": state["ply"] + 1, "move": move})
+    assert robot.play_move()["move"] == move

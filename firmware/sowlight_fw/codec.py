@@ -135,7 +135,7 @@ _TABLE = (
     "press host button:=confirm/undo/hint/menu!\n"
     "sim host act:=lift/drop/take/add/remove/press/seeds! cell:i n:u to:i button:=confirm/undo/hint/menu\n"
     # 1.2: only this move may be made next, the LEDs leading the hands (remote play)
-    "guide host ply:u! move:m\n"
+    "guide host ply:u! move:m wait:b\n"
     # board -> host: codecmore._BOARD_TABLE
 )
 

@@ -440,7 +440,8 @@ def leave_service(ctl):
 def guide(ctl, msg):
     """`guide`: only `move` may be made as journal ply `ply` (a move made on another board, in
     remote play): the lights lead the hands through its steps, and anything else the sensors
-    see is a mismatch, shown until it is put right.  `move` null lets any move be made again.
+    see is a mismatch, shown until it is put right.  `wait`: no move may be made yet (the
+    other board's is awaited); neither: any move may be made again.
     A move under way is abandoned (its seeds are flagged until they are put back)."""
     g = ctl.game
     if g is None or ctl.state not in _PLAY:
@@ -448,8 +449,8 @@ def guide(ctl, msg):
     ply = msg.get("ply")
     if ply != ctl.ply + 1:
         raise CommandError("out_of_range", "the board's next move is ply %d, not %r" % (ctl.ply + 1, ply))
-    move = msg.get("move")
-    if move is not None:
+    move = () if msg.get("wait") else msg.get("move")
+    if move is not None and move != ():
         move = _tuplify(move)
         legal = list(g.legal_moves())
         if move not in legal:
