@@ -83,7 +83,7 @@ class BrokerSettings:
 
 def add_arguments(parser, url_option="--broker", url_help=None):
     """The broker options every command that talks to one takes."""
-    parser.add_argument(url_option, metavar="URL", default=None,
+    parser.add_argument(url_option, metavar="URL", default=None, dest="broker",
                         help=url_help or "the MQTT broker: mqtt://[USER@]HOST[:PORT], mqtts://... for TLS "
                                          "(default mqtt://localhost)")
     parser.add_argument("--username", metavar="NAME", help="log in to the broker as NAME")
@@ -216,12 +216,14 @@ class BrokerConnection:
             self.client.subscribe(topic, qos=QOS)
 
     def publish(self, topic, payload, retain=False):
-        """Publish a JSON object (None: an empty payload, which clears a retained topic).  paho keeps
-        a QoS 1 message published while the connection is down and sends it once it is back."""
+        """Publish a JSON object (None: an empty payload, which clears a retained topic); returns
+        paho's MQTTMessageInfo (is_published(): the broker acknowledged it).  paho keeps a QoS 1
+        message published while the connection is down and sends it once it is back."""
         data = b"" if payload is None else encode(payload)
-        self.client.publish(topic, data, qos=QOS, retain=retain)
+        info = self.client.publish(topic, data, qos=QOS, retain=retain)
         with self._lock:
             self.sent += 1
+        return info
 
     # ----- paho's callbacks (its network thread) ---------------------------------------------------
 
