@@ -24,6 +24,7 @@ import urllib.parse
 import paho.mqtt.client as mqtt
 
 QOS = 1
+MQTT_ERR_SUCCESS = mqtt.MQTT_ERR_SUCCESS
 DEFAULT_URL = "mqtt://localhost"
 PASSWORD_ENV = "SOWLIGHT_MQTT_PASSWORD"
 _PORTS = {"mqtt": 1883, "mqtts": 8883}
@@ -120,6 +121,15 @@ def decode(data):
     except (UnicodeDecodeError, ValueError):
         return None
     return obj if isinstance(obj, dict) else None
+
+
+def delivered(info):
+    """Whether the broker acknowledged a publication (publish()'s MQTTMessageInfo); False for one
+    that failed (the connection was down: it goes again after the next connection)."""
+    try:
+        return info.rc == mqtt.MQTT_ERR_SUCCESS and info.is_published()
+    except (RuntimeError, ValueError):
+        return False
 
 
 _REFUSED = {

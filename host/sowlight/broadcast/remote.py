@@ -36,6 +36,7 @@ from sowlight_fw.controller import _jsonable
 from ..boardview import _tuplify, replay
 from ..link import BoardError, LinkError
 from ..sync import SyncError, sync
+from .broker import MQTT_ERR_SUCCESS, delivered
 
 GUIDE_PROTO = (1, 2)
 _SETTLE = 1.5           # seconds to wait for the retained topics after subscribing
@@ -243,6 +244,8 @@ class RemoteGame:
             self._publish_seat()
         with self._lock:
             remote = dict(self.remote)
+        for n in [n for n, info in self.published.items() if info.rc != MQTT_ERR_SUCCESS]:
+            del self.published[n]           # (published while the connection was down: again now)
         for n, (player, move, name, ply) in enumerate(self.moves):
             if player == self.seat:
                 if n not in self.published:
@@ -261,7 +264,7 @@ class RemoteGame:
                              "on as one" % (n + 1, name, (there or {}).get("name")))
         if self.over:
             # Done once the broker has every move of this seat (else they go again on reconnection).
-            return all(info.is_published() for info in self.published.values())
+            return all(delivered(info) for info in self.published.values())
         ply = self.last_ply + 1
         if self.game.to_move == self.seat:
             self._tell("your move (player %d)" % self.seat)
