@@ -6,6 +6,7 @@ The `mosquitto` fixture gives a started one.  Without the mosquitto program
 the tests that need it are skipped (`apt-get install mosquitto`), but under
 CI=true that is a failure: CI must run them.
 """
+import getpass
 import os
 import shutil
 import signal
@@ -50,7 +51,9 @@ class Mosquitto:
         self.port = port or free_port()
         self.conf_path = os.path.join(self.dir, "mosquitto-%d.conf" % self.port)
         self.log_path = os.path.join(self.dir, "mosquitto-%d.log" % self.port)
-        lines = ["persistence %s" % ("true" if persistence else "false"),
+        # (As root Mosquitto would switch to its own user, who cannot read the test's files.)
+        lines = ["user %s" % getpass.getuser(),
+                 "persistence %s" % ("true" if persistence else "false"),
                  "persistence_location %s/" % self.dir,
                  "log_dest file %s" % self.log_path,
                  "log_type error", "log_type warning", "log_type notice",

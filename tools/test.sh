@@ -7,6 +7,7 @@
 # Installs:
 #   - this project, editable, with its test extra:  python3 -m pip install -e '.[test]'
 #   - the MicroPython VM the tests run device code on:  npm ci --prefix tests/micropython
+#   - under CI=true, as root: the Mosquitto broker (apt-get install mosquitto)
 # Each step is skipped when what it would install is already in place (stamps
 # are compared with pyproject.toml / package-lock.json), so reruns are fast.
 #
@@ -63,6 +64,15 @@ elif ! cmp -s "$harness/package-lock.json" "$npm_stamp"; then
     say "installing the MicroPython VM (npm ci --prefix $harness)"
     npm ci --prefix "$harness" --no-audit --no-fund --loglevel=error >/dev/null
     cp "$harness/package-lock.json" "$npm_stamp"
+fi
+
+# --- Mosquitto (the MQTT broker the broadcast tests start on 127.0.0.1) ----------
+# Elsewhere those tests are skipped without it; under CI=true they fail, so CI
+# installs it here when it runs as root and it is missing.
+if [ "${CI:-}" = true ] && [ "$(id -u)" = 0 ] && ! command -v mosquitto >/dev/null 2>&1 &&
+        [ ! -x /usr/sbin/mosquitto ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing the Mosquitto broker (apt-get install mosquitto)"
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto >/dev/null
 fi
 
 exec "$PYTHON" -m pytest "$@"

@@ -27,6 +27,7 @@ QOS = 1
 MQTT_ERR_SUCCESS = mqtt.MQTT_ERR_SUCCESS
 DEFAULT_URL = "mqtt://localhost"
 PASSWORD_ENV = "SOWLIGHT_MQTT_PASSWORD"
+_TRIES = 3              # attempts that find no broker before a first connection is given up
 _PORTS = {"mqtt": 1883, "mqtts": 8883}
 
 
@@ -134,7 +135,8 @@ def delivered(info):
 
 _REFUSED = {
     "Bad user name or password": "the broker refused the username or password (--username, --password-file)",
-    "Not authorized": "the broker refused this client: not authorized (check the username, or the broker's ACL)",
+    "Not authorized": "the broker refused this client: not authorized (check the username and password: "
+                      "--username, --password-file; or the broker's ACL)",
 }
 
 
@@ -148,6 +150,7 @@ class BrokerConnection:
         self.refused = None                 # why the broker refused us, said for a person
         self.connections = 0                # successful connections so far
         self.drops = 0
+        self.failures = 0                   # attempts that found no broker (or failed its TLS handshake)
         self.received = 0
         self.sent = 0
         self._subs = {}                     # topic filter -> fn(topic, payload)
@@ -167,6 +170,7 @@ class BrokerConnection:
             c.will_set(will[0], encode(will[1]), qos=QOS, retain=True)
         c.reconnect_delay_set(min_delay=reconnect[0], max_delay=reconnect[1])
         c.on_connect = self._connected
+        c.on_connect_fail = self._failed
         c.on_disconnect = self._disconnected
         c.on_message = self._message
         self.client = c
@@ -187,9 +191,10 @@ class BrokerConnection:
         while not self.connected.wait(0.1):
             if self.refused:
                 raise BrokerError("%s: %s" % (self.settings.where(), self.refused))
-            if time.monotonic() > end:
-                raise BrokerError("no broker answers at %s (is it running? `sudo apt-get install mosquitto` "
-                                  "starts one on this computer; elsewhere give --broker URL)" % self.settings.where())
+            if time.monotonic() > end or (self.failures >= _TRIES and not self.connections):
+                raise BrokerError("no broker answers at %s (is it running, and does it speak %s? `sudo apt-get install "
+                                  "mosquitto` starts one on this computer; elsewhere give the broker's URL)"
+                                  % (self.settings.where(), "TLS" if self.settings.tls else "plain MQTT"))
         return True
 
     def stop(self, timeout=2.0):
@@ -249,6 +254,9 @@ class BrokerConnection:
         self.connected.set()
         for fn in list(self._on_connect):
             fn()
+
+    def _failed(self, client, userdata):
+        self.failures += 1
 
     def _disconnected(self, client, userdata, flags, reason_code, properties):
         if self.connected.is_set():
