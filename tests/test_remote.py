@@ -36,8 +36,30 @@ class Seat:
         self.stop = threading.Event()
         self.result = None
         self.robot = Robot(self.board.view, rng=random.Random(seat + 7))
+        self.mistakes = 0
         self.threads = [threading.Thread(target=self._play, daemon=True),
                         threading.Thread(target=robot_hands, args=(self.rg, self.robot, self.stop), daemon=True)]
+
+    def mistake_once(self):
+        """The hands at this board lift the wrong pit once, at a move guided from the other board:
+        the board flags it, the hands put it right, then make the guided move."""
+        play = self.robot.play_move
+
+        def play_move(move=None):
+            if not self.mistakes and self.rg.wanted() == "guided":
+                view = self.board.view
+                game = view.game(view.refresh())
+                gmap = view.cells_of(game)
+                guided = self.rg.guided[1]
+                wrong = [m for m in game.legal_moves() if m != guided]
+                if wrong:
+                    self.mistakes += 1
+                    view.sim("lift", cell=gmap[wrong[0]])
+                    assert view.wait_for(lambda: bool(view.cells("error")), 5), view.lit
+                    self.robot.put_right()
+                    assert view.wait_for(lambda: not view.cells("error"), 5), view.lit
+            return play(move)
+        self.robot.play_move = play_move
 
     def _play(self):
         try:
@@ -67,6 +89,7 @@ def archived_moves(db):
 
 def test_a_remote_game_between_two_boards_ends_the_same_on_both_through_cut_links(tmp_path, mosquitto):
     seats = [Seat(tmp_path, mosquitto.url, 0, options={"seeds": 2}), Seat(tmp_path, mosquitto.url, 1)]
+    seats[1].mistake_once()
     rng = random.Random(5)
     cuts = {"broker": 0, "socket": 0}
     try:
@@ -89,6 +112,8 @@ def test_a_remote_game_between_two_boards_ends_the_same_on_both_through_cut_link
                 t.join(240)
         assert [s.result for s in seats] == [True, True], [s.rg.problem for s in seats]
         assert cuts["broker"] >= 1 and cuts["socket"] >= 2, cuts
+        assert seats[1].mistakes == 1
+        print("links cut: %(broker)d broker restarts, %(socket)d client sockets closed" % cuts)
     finally:
         for s in seats:
             s.close()

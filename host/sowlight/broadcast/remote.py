@@ -225,6 +225,10 @@ class RemoteGame:
     def step(self):
         """One look at the journal and the table: publish, guide, take back.  True once the game is
         over on this board and its moves are published."""
+        if self.game is not None and not self.over and self.game.to_move != self.seat:
+            with self._lock:
+                remote = dict(self.remote)
+            self._guide(remote)     # (a move just come: on the lights before the journal is read)
         try:
             sync(self.link, self.store)
             self.problem = None
@@ -265,10 +269,20 @@ class RemoteGame:
         if self.over:
             # Done once the broker has every move of this seat (else they go again on reconnection).
             return all(delivered(info) for info in self.published.values())
-        ply = self.last_ply + 1
         if self.game.to_move == self.seat:
             self._tell("your move (player %d)" % self.seat)
             return False
+        there = self._guide(remote)
+        if there is None:
+            self._tell("waiting for the other player's move")
+        else:
+            self._tell("the other player played %s: make it on the board as the lights show" % there.get("name"))
+        return False
+
+    def _guide(self, remote):
+        """Tell the board the other seat's next move (or to wait for it), unless told already;
+        returns that move's message (None: not here yet)."""
+        ply = self.last_ply + 1
         there = remote.get(len(self.moves))
         move = None if there is None else _tuplify(there["move"])
         if self.guided != (ply, move):
@@ -279,14 +293,9 @@ class RemoteGame:
             except BoardError as e:
                 if e.code not in ("no_game", "out_of_range"):      # (set-up not done; a move just made)
                     self.say("the board refused to guide the move: %s" % e.msg)
-                return False
             except LinkError:
-                return False
-        if move is None:
-            self._tell("waiting for the other player's move")
-        else:
-            self._tell("the other player played %s: make it on the board as the lights show" % there.get("name"))
-        return False
+                pass
+        return there
 
     def _take_back(self, name, there):
         try:
