@@ -135,21 +135,39 @@ def test_a_remote_game_between_two_boards_ends_the_same_on_both_through_cut_link
     assert d0["options"] == d1["options"] and d0["options"]["seeds"] == 2
 
 
-def test_the_cli_plays_both_seats_of_a_short_game(tmp_path, mosquitto):
+def test_the_cli_plays_both_seats_and_a_host_killed_in_the_middle_goes_on_where_its_board_is(tmp_path, mosquitto):
     common = [sys.executable, "-m", "sowlight", "play", "--remote", mosquitto.url + "/cli-table", "--robot",
-              "--variant", "kalah", "-o", "seeds=1"]
-    procs = [subprocess.Popen(common + ["--seat", str(n), "--seed", str(n), "--db", str(tmp_path / ("%d.sqlite" % n))],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for n in (0, 1)]
+              "--variant", "kalah", "-o", "seeds=2"]
+    # Seat 1's board runs on its own, so that its host can be killed and started again.
+    board = subprocess.Popen([sys.executable, "-m", "sowlight", "board", "virtual", "--journal",
+                              str(tmp_path / "seat1.journal")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    port = board.stdout.readline().strip()
+    seat0 = common + ["--seat", "0", "--seed", "0", "--db", str(tmp_path / "0.sqlite")]
+    seat1 = common + ["--seat", "1", "--port", port, "--db", str(tmp_path / "1.sqlite")]
+    procs = [subprocess.Popen(seat0, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
+             subprocess.Popen(seat1 + ["--seed", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)]
     try:
+        lines = []
+        for line in procs[1].stdout:             # a few moves in, seat 1's host dies
+            lines.append(line)
+            if sum("your move" in x for x in lines) >= 3:
+                break
+        procs[1].kill()
+        procs[1].wait()
+        procs[1] = subprocess.Popen(seat1 + ["--seed", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         outs = [p.communicate(timeout=180) for p in procs]
     finally:
-        for p in procs:
+        for p in procs + [board]:
             if p.poll() is None:
                 p.kill()
+                p.wait()
     for p, (out, err) in zip(procs, outs):
         assert p.returncode == 0, out + err
-        assert "the game is over" in out and "the other player played" in out
-    assert archived_moves(str(tmp_path / "0.sqlite"))[0] == archived_moves(str(tmp_path / "1.sqlite"))[0]
+        assert "the game is over" in out
+    assert "going on with the table's game: board game 1" in outs[1][0]
+    m0, d0 = archived_moves(str(tmp_path / "0.sqlite"))
+    m1, d1 = archived_moves(str(tmp_path / "1.sqlite"))
+    assert m0 == m1 and d0["result"] == d1["result"] and len(m0) >= 10
 
 
 def test_a_table_url_without_a_table_is_refused_with_what_to_write(tmp_path):
