@@ -46,6 +46,11 @@ class RemoteError(Exception):
     """Remote play cannot go on as asked; the message says what to do."""
 
 
+def shown(text, most=40):
+    """Text that came through the broker, safe to print: printable characters only, cut short."""
+    return "".join(c if c.isprintable() else "?" for c in str(text))[:most]
+
+
 def standing_moves(records):
     """(moves, game, last ply, over) of a board game's journal records: moves is [(player, move,
     name, ply)] of the moves standing (an undo takes the last back), game the rules core's game."""
@@ -129,7 +134,8 @@ class RemoteGame:
                     self.spec = payload
             elif kind == "seat":
                 self.seats[seat] = payload
-            elif kind == "move" and payload.get("n") == n and payload.get("player") == seat:
+            elif kind == "move" and payload.get("n") == n and payload.get("player") == seat \
+                    and type(payload.get("move")) in (int, list):
                 spec = self.spec
                 if spec is None or payload.get("table_game") == spec["id"]:
                     self.remote[n] = payload
@@ -140,7 +146,10 @@ class RemoteGame:
         self._wake.set()
 
     def take(self, kind, payload):
-        """A BoardView watcher: a move on the board wakes the loop."""
+        """A BoardView watcher: a move on the board wakes the loop; a board that restarted or was
+        reconnected is told its `guide` again (a restart forgets it)."""
+        if kind == "link":
+            self.guided = None
         if kind in ("move", "state", "link"):
             self._wake.set()
 
@@ -198,10 +207,15 @@ class RemoteGame:
         if stop.is_set():
             return
         spec = self.spec
+        try:
+            mancala.Game(spec["variant"], **dict(spec.get("options") or {}))
+        except (mancala.RulesError, TypeError, ValueError) as e:
+            raise RemoteError("the table's game cannot be played here (%s): seat 0 sets it; a newer sowlight may "
+                              "know it" % shown(e, 160)) from None
         with self._lock:
             self.remote = {n: m for n, m in self.remote.items() if m.get("table_game") == spec["id"]}
         if self.variant and self.variant != spec["variant"]:
-            self.say("the table plays %s (set by seat 0), not %s" % (spec["variant"], self.variant))
+            self.say("the table plays %s (set by seat 0), not %s" % (shown(spec["variant"]), self.variant))
         mine = self.seats.get(self.seat) or {}
         state = self.link.request("get_state")
         if mine.get("table_game") == spec["id"] and mine.get("board") == self.view.board_id:
@@ -214,7 +228,7 @@ class RemoteGame:
             reply = self.link.request("new_game", {"variant": spec["variant"], "options": spec["options"]})
             self.local_game = reply["game"]
             self.say("new game %d on the board for the table: %s; put the seeds out as the lights show"
-                     % (self.local_game, spec["variant"]))
+                     % (self.local_game, shown(spec["variant"])))
         self._publish_seat()
 
     def _publish_seat(self):
@@ -265,7 +279,7 @@ class RemoteGame:
                 if (n, name, there) not in self.conflicts:
                     self.conflicts.append((n, name, there))
                     self.say("move %d differs from the other board's (%s here, %s there): the game cannot go "
-                             "on as one" % (n + 1, name, (there or {}).get("name")))
+                             "on as one" % (n + 1, name, shown((there or {}).get("name"))))
         if self.over:
             # Done once the broker has every move of this seat (else they go again on reconnection).
             return all(delivered(info) for info in self.published.values())
@@ -276,7 +290,7 @@ class RemoteGame:
         if there is None:
             self._tell("waiting for the other player's move")
         else:
-            self._tell("the other player played %s: make it on the board as the lights show" % there.get("name"))
+            self._tell("the other player played %s: make it on the board as the lights show" % shown(there.get("name")))
         return False
 
     def _guide(self, remote):
@@ -306,7 +320,7 @@ class RemoteGame:
         self.undone += 1
         self.guided = None
         self.say("%s was the other player's move to make%s: taken back, put the seeds back as the lights show"
-                 % (name, "" if there is None else " (they played %s)" % there.get("name")))
+                 % (name, "" if there is None else " (they played %s)" % shown(there.get("name"))))
 
     def wanted(self):
         """What the hands at this board should do now: "move" (this seat's turn), "guided" (the
