@@ -156,3 +156,7 @@ def robot_hands(rg, robot, stop, pause=0.05):
             if stop.is_set():
                 return
             time.sleep(0.5)
+        except Exception as e:      # (hands that cannot go on end the game, rather than stall it)
+            print("the robot hands stopped: %s: %s" % (type(e).__name__, e), file=sys.stderr, flush=True)
+            stop.set()
+            return
