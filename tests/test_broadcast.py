@@ -131,3 +131,50 @@ def test_topic_levels_cannot_reach_into_another_branch():
     assert t.parse(t.state("b")) == ("state", "b", None, None)
     assert t.parse("sowlight/club_night/boards/b/games/x/1") is None
     assert t.parse("sowlight/other/boards/b/state") is None
+
+
+def test_a_viewer_missing_a_record_asks_for_it_and_the_host_publishes_it_again_from_its_archive(tmp_path, mosquitto):
+    import random
+    from sowlight import archive
+    from sowlight.boardview import VIRTUAL_SETTINGS, open_board
+    from sowlight.broadcast.publisher import BoardBroadcaster
+    from sowlight.robot import Robot
+    from sowlight.virtual import VirtualBoard
+
+    topics = EventTopics("gaps")
+    vb = VirtualBoard(preset="2x6-stores", settings=VIRTUAL_SETTINGS)
+    board = open_board(port=vb.start())
+    host = broker.BrokerConnection(broker.BrokerSettings.from_url(mosquitto.url), "host").start()
+    host.wait_connected(10)
+    db = str(tmp_path / "a.sqlite")
+    bc = BoardBroadcaster(host, topics, board.link, lambda: archive.Archive(db), "host")
+    board.view.watchers.append(bc.take)
+    bc.start()
+    conn = None
+    try:
+        board.link.request("new_game", {"variant": "kalah", "options": {"seeds": 2}})
+        robot = Robot(board.view, rng=random.Random(2))
+        robot.set_up()
+        for _ in range(3):
+            robot.play_move()
+        bc.wake()
+        first, feed = viewer(mosquitto.url, "gaps")
+        assert feed.wait(lambda f: any(g.held() >= 3 for g in f.games().values()), 20)
+        first.stop()
+        # The broker loses ply 2 (cleared); a viewer that comes later finds the hole and asks.
+        (key,) = feed.games()
+        host.publish(topics.record(key[0], key[1], 2), None, retain=True)
+        time.sleep(0.5)
+        conn, late = viewer(mosquitto.url, "gaps")
+        assert late.wait(lambda f: f.game(*key) is not None and f.game(*key).complete()
+                         and f.game(*key).held() >= 3, 20), late.snapshots()
+        assert late.fills >= 1
+        with archive.Archive(db) as arc:
+            assert late.game(*key).journal() == arc.journal(*key)
+    finally:
+        bc.stop()
+        if conn is not None:
+            conn.stop()
+        host.stop()
+        board.close()
+        vb.stop()
