@@ -178,3 +178,36 @@ def test_a_viewer_missing_a_record_asks_for_it_and_the_host_publishes_it_again_f
         host.stop()
         board.close()
         vb.stop()
+
+
+def test_a_board_whose_journal_holds_games_is_published_by_a_host_that_only_listens(tmp_path, mosquitto):
+    journal = str(tmp_path / "b.journal")
+    board = subprocess.Popen(SOWLIGHT + ["board", "virtual", "--journal", journal], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    conn = None
+    try:
+        port = board.stdout.readline().strip()
+        r = subprocess.run(SOWLIGHT + ["demo", "--port", port, "--variant", "kalah", "-o", "seeds=1", "--seed", "3",
+                                       "--no-archive"], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stdout + r.stderr
+        conn, feed = viewer(mosquitto.url, "listen")
+        r = subprocess.run(SOWLIGHT + ["broadcast", "--broker", mosquitto.url, "--event", "listen", "--port", port,
+                                       "--for", "4", "--db", str(tmp_path / "a.sqlite")],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stdout + r.stderr
+        board.send_signal(signal.SIGTERM)
+        board.wait(10)
+        games, uid = board_journal(journal)
+        (g,) = games
+        assert feed.wait(lambda f: any(b.endswith(uid) and gf.complete() and len(gf.records) == len(games[g])
+                                       for (b, _), gf in f.games().items()), 10)
+        (gf,) = feed.games().values()
+        assert gf.journal() == games[g] and gf.snapshot()["over"]
+        state = feed.boards[gf.board]["state"]
+        assert state["game"] == g and state["over"] and state["ply"] == len(games[g]) - 1
+    finally:
+        if board.poll() is None:
+            board.kill()
+            board.wait()
+        if conn is not None:
+            conn.stop()
