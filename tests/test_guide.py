@@ -83,3 +83,47 @@ def test_a_board_told_to_wait_lights_no_pit_and_flags_a_lift_until_the_seeds_are
     assert view.refresh()["ply"] == state["ply"]        # nothing was journalled
     conn.link.request("guide", {"ply": state["ply"] + 1, "move": move})
     assert robot.play_move()["move"] == move
+
+
+GUIDED = """
+import json
+from sowlight_fw import config
+import hands
+board = config.check(json.load(open("/boards/2x6-stores.json")))
+h = hands.start(board, "kalah", seed=%d, options={"seeds": 2})
+c = h.c
+guides = 0
+n = 0
+while c.state != "over":
+    n += 1
+    assert n < 20000
+    if c.game.to_move == 1 and c.follower.only is None and c.state in ("await_lift", "turn_over"):
+        r = c.command({"type": "guide", "ply": c.ply + 1, "move": list(c.game.legal_moves())[-1]})
+        assert r["type"] == "ok", r
+        guides += 1
+    if not h.step():
+        break
+print(json.dumps([guides, c.records]))
+"""
+
+
+def test_on_micropython_the_hands_following_the_leds_make_every_guided_move(micropython):
+    """The firmware on the MicroPython VM: player 1's every move is guided (the last legal pit), the
+    simulated hands follow the lights, and the journal holds exactly the guided moves."""
+    import json
+
+    import mancala
+    from test_firmware_vm import MOUNTS
+
+    out = micropython.run(GUIDED % 5, mounts=MOUNTS, timeout=300)
+    guides, records = json.loads(out.strip().splitlines()[-1])
+    g = mancala.Game("kalah", seeds=2)
+    ones = 0
+    for r in records:
+        if r["kind"] != "move":
+            continue
+        if r["player"] == 1:
+            assert r["move"] == list(g.legal_moves())[-1]
+            ones += 1
+        g.play(r["move"])
+    assert records[-1]["kind"] == "end" and g.is_over() and ones == guides > 3
