@@ -64,6 +64,18 @@ class Seat:
             return play(move)
         self.robot.play_move = play_move
 
+    def describe(self):
+        """What the seat is doing, for a failure's message."""
+        view = self.board.view
+        try:
+            state = self.board.link.request("get_state")
+        except Exception as e:
+            state = {"error": str(e)}
+        return {"result": self.result, "wanted": self.rg.wanted(), "host ply": self.rg.last_ply,
+                "guided": self.rg.guided, "board": {k: state.get(k) for k in ("phase", "ply", "expect", "error")},
+                "lit": view.lit, "hand": (view.seeds or {}).get("hand"), "hands alive": self.threads[1].is_alive(),
+                "problem": self.rg.problem}
+
     def _play(self):
         try:
             self.result = self.rg.run(self.stop, timeout=240)
@@ -113,7 +125,7 @@ def test_a_remote_game_between_two_boards_ends_the_same_on_both_through_cut_link
         for s in seats:
             for t in s.threads[:1]:
                 t.join(240)
-        assert [s.result for s in seats] == [True, True], [s.rg.problem for s in seats]
+        assert [s.result for s in seats] == [True, True], [s.describe() for s in seats]
         assert cuts["broker"] >= 1 and cuts["socket"] >= 2, cuts
         assert seats[1].mistakes == 1 and seats[1].flagged and seats[1].cleared
         print("links cut: %(broker)d broker restarts, %(socket)d client sockets closed" % cuts)

@@ -172,20 +172,28 @@ def _stores(args):
     return lambda: archive.Archive(path)
 
 
-def _demo(board, variant, options, games, rng, stop):
-    """Robot hands play games on one virtual board until `games` are over (or stop)."""
+def _demo(board, variant, options, games, rng, stop, tries=5):
+    """Robot hands play games on one virtual board until `games` are over (or stop).  Hands that
+    cannot go on (the board flags a mistake, or does not react in time on a busy computer) put the
+    seeds back as the board has them and look again, as a player would, `tries` times in a row."""
     view = board.view
-    try:
-        robot = Robot(view, rng=rng)
-        state = view.look()
-        if robot.hand or state.get("phase") in ("sowing", "choice", "mismatch"):
-            # Back after a host that stopped in the middle of a move: the seeds go back where the
-            # board has them (the move not journalled is made again), as a player's hands would.
-            robot.put_right()
-            state = view.refresh()
-        played = 0
-        while not stop.is_set() and (games is None or played < games):
+    robot = Robot(view, rng=rng)
+    played = 0
+    failed = 0
+    while not stop.is_set() and (games is None or played < games):
+        try:
+            state = view.look()
+            if robot.hand or state.get("phase") in ("sowing", "choice", "mismatch"):
+                # Back after hands (or a host) that stopped in the middle of a move: the seeds go
+                # back where the board has them (the move not journalled is made again).
+                robot.put_right()
+                state = view.refresh()
             if state.get("game") is None or state.get("phase") == "over" or state.get("variant") != variant:
+                if state.get("phase") == "over" and state.get("variant") == variant and failed:
+                    played += 1         # (the game ended with the move that failed to report)
+                    failed = 0
+                    if games is not None and played >= games:
+                        break
                 board.link.request("new_game", {"variant": variant, "options": options})
             robot.set_up()
             while not stop.is_set():
@@ -194,6 +202,12 @@ def _demo(board, variant, options, games, rng, stop):
                     played += 1
                     break
                 robot.play_move()
-    except (RobotError, BoardViewError, link.LinkError) as e:
-        if not stop.is_set():
-            print("board %s: the hands stopped: %s" % (view.board_id, e), file=sys.stderr, flush=True)
+                failed = 0
+        except (RobotError, BoardViewError, link.LinkError) as e:
+            if stop.is_set():
+                return
+            failed += 1
+            if failed >= tries:
+                print("board %s: the hands stopped: %s" % (view.board_id, e), file=sys.stderr, flush=True)
+                return
+            time.sleep(0.5)

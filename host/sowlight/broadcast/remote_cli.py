@@ -126,8 +126,12 @@ def robot_hands(rg, robot, stop, pause=0.05):
     seat's once the host has the board guide it, as the LEDs lead.  They look at the board only
     when the host has caught up with its journal (the same ply), as a player waits for the screen."""
     view = rg.view
+    fix = False
     while not stop.is_set():
         try:
+            if fix:
+                fix = False
+                robot.put_right()       # a mistake flagged (a guide came in the middle): put it right, look again
             wanted = rg.wanted()
             if wanted == "over":
                 return
@@ -143,18 +147,15 @@ def robot_hands(rg, robot, stop, pause=0.05):
                 return
             if robot.hand or phase == "mismatch":
                 robot.put_right()
+                time.sleep(pause)
                 continue
             if state.get("ply") != rg.last_ply or wanted not in ("move", "guided"):
                 time.sleep(pause)
                 continue
             robot.play_move()
         except RobotError:
-            if stop.is_set():
-                return
-            robot.put_right()       # a mistake flagged (a guide came in the middle): put it right, look again
+            fix = True
         except (BoardViewError, link.LinkError):
-            if stop.is_set():
-                return
             time.sleep(0.5)
         except Exception as e:      # (hands that cannot go on end the game, rather than stall it)
             print("the robot hands stopped: %s: %s" % (type(e).__name__, e), file=sys.stderr, flush=True)
