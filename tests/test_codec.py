@@ -56,6 +56,8 @@ EXAMPLES = {
     "sim": [("host", {"act": "lift", "cell": 3}), ("host", {"act": "drop", "cell": 4, "n": 2}),
             ("host", {"act": "take", "cell": 5, "to": -1}), ("host", {"act": "press", "button": "undo"}),
             ("host", {"act": "seeds"})],
+    "guide": [("host", {"ply": 10, "move": 9}), ("host", {"ply": 10, "move": [3, -1]}), ("host", {"ply": 10}),
+              ("host", {"ply": 10, "wait": True})],
     "ok": [("board", {"re": 9, "game": 13}), ("board", {"re": 10})],
     "state": [("board", {"re": 3, "game": 12, "variant": "oware", "options": {}, "pos": OWARE_POS, "ply": 9,
                          "phase": "await_lift", "expect": None, "hint": True, "brightness": 64, "rx": 3}),
@@ -342,11 +344,11 @@ def test_unknown_fields_are_allowed_for_newer_minor_versions():
 def test_hello_versions():
     board = EXAMPLES["hello"][1][1]
     assert codec.check_hello(board) == (1, 0)   # 1.0 and 1.1 talk: 1.1 only adds
-    assert (codec.PROTO_MAJOR, codec.PROTO_MINOR) == (1, 1)
+    assert (codec.PROTO_MAJOR, codec.PROTO_MINOR) == (1, 2)
     assert codec.check_hello(dict(board, proto=[1, 7])) == (1, 7)  # a newer minor talks to us
     with pytest.raises(codec.VersionError) as info:
         codec.check_hello(dict(board, proto=[0, 9]))
-    assert "the board speaks link protocol 0.9, this side speaks 1.1" in str(info.value)
+    assert "the board speaks link protocol 0.9, this side speaks 1.2" in str(info.value)
     assert "redeploy the firmware" in str(info.value)
     with pytest.raises(codec.VersionError, match="update the companion"):
         codec.check_hello(dict(board, proto=[2, 0]))

@@ -218,7 +218,7 @@ def test_the_host_link_plays_and_syncs_with_the_real_firmware(running):
     store = MemoryStore()
     with Link(opener, **FAST) as lk:
         hello = lk.connect()
-        assert hello["board"].startswith("sowlight-2x6-stores-") and lk.board_proto == (1, 1)
+        assert hello["board"].startswith("sowlight-2x6-stores-") and lk.board_proto == (1, 2)
         assert "virtual" not in hello
         assert "oware" in hello["variants"] and hello["game"] is None
         state = lk.request("get_state")
@@ -285,7 +285,7 @@ def test_a_host_of_another_major_version_is_refused_with_which_side_to_update(ru
     with Link(opener, **FAST) as lk:
         with pytest.raises(VersionMismatch) as info:
             lk.connect()
-    assert "the host speaks link protocol 2.0, this side speaks 1.1" in str(info.value)
+    assert "the host speaks link protocol 2.0, this side speaks 1.2" in str(info.value)
     assert "redeploy the firmware that matches this companion (sowlight deploy)" in str(info.value)
     assert board.app.link.greeted is False and board.app.link.requests == 0
 
@@ -366,7 +366,7 @@ def cable(fake):
 def test_the_board_says_hello_when_it_starts_and_answers_ping_but_nothing_else_before_one(cable):
     c, a, step = cable
     (t, p), = c.take()
-    assert t == "hello" and "re" not in p and p["proto"] == [1, 1] and p["role"] == "board"
+    assert t == "hello" and "re" not in p and p["proto"] == [1, 2] and p["role"] == "board"
     assert c.dec.errors["noise"] == 0           # the newline before it ends any partial line, adds none
     c.send("get_state")
     c.send("new_game", {"variant": "oware"})
@@ -392,7 +392,7 @@ def test_version_mismatch_says_which_side_to_update_and_keeps_refusing(cable):
         c.send("get_state")
         (t, p), (t2, p2) = step()
         assert t == "error" and p["code"] == "version" and words in p["msg"]
-        assert "the host speaks link protocol %d.%d, this side speaks 1.1" % tuple(proto) in p["msg"]
+        assert "the host speaks link protocol %d.%d, this side speaks 1.2" % tuple(proto) in p["msg"]
         assert t2 == "error" and p2["code"] == "no_hello"
     c.hello()
     c.send("get_state")

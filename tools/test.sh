@@ -8,7 +8,7 @@
 #   - the system packages the tests use (as root, with apt-get; otherwise it says which
 #     are missing and those tests skip, or fail under CI=true): the ARM toolchain that
 #     builds the firmware image (docs/development.md), chromium for the web view's
-#     browser tests
+#     browser tests, the Mosquitto broker and openssl for the broadcast tests
 #   - this project, editable, with its test extra:  python3 -m pip install -e '.[test]'
 #   - the MicroPython VM the tests run device code on:  npm ci --prefix tests/micropython
 # Each step is skipped when what it would install is already in place (stamps
@@ -36,6 +36,8 @@ system_packages=(
     "test -e /usr/lib/arm-none-eabi/include/c++ libstdc++-arm-none-eabi-newlib"
     "cmake cmake"
     "chromium chromium"
+    "test -x /usr/sbin/mosquitto mosquitto"
+    "openssl openssl"
 )
 missing=()
 for entry in "${system_packages[@]}"; do

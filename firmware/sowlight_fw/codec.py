@@ -38,7 +38,7 @@ from .unload import unload
 # ----- limits and constants ------------------------------------------------
 
 PROTO_MAJOR = const(1)    # a different major version is refused
-PROTO_MINOR = const(1)    # minor versions only add optional fields and message types
+PROTO_MINOR = const(2)    # minor versions only add optional fields and message types
 
 MAX_FRAME = const(4096)   # bytes in a frame, "@" to "\n" inclusive
 CHUNK = const(63)         # bytes per write on USB CDC (never a multiple of 64)
@@ -134,6 +134,8 @@ _TABLE = (
     # 1.1: a button pressed from the host; a virtual board's seeds moved (docs/protocol.md)
     "press host button:=confirm/undo/hint/menu!\n"
     "sim host act:=lift/drop/take/add/remove/press/seeds! cell:i n:u to:i button:=confirm/undo/hint/menu\n"
+    # 1.2: only this move may be made next, the LEDs leading the hands (remote play)
+    "guide host ply:u! move:m wait:b\n"
     # board -> host: codecmore._BOARD_TABLE
 )
 

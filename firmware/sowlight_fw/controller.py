@@ -620,6 +620,7 @@ class Controller:
         """Journal a move played and tell the link (its trace: the Steps the hands made)."""
         rec = {"kind": "move", "player": player, "move": _jsonable(move), "name": name}
         self._record(rec)
+        self.follower.only = None       # a guided move is made: the next may be any
         # Sent in an idle scan, after the `step` events of the move.
         self._later.append({"type": "move", "game": self.game_no, "ply": self.ply, "player": player,
                             "move": rec["move"], "name": name,

@@ -254,6 +254,9 @@ def command(ctl, msg, now_ms=None):
                 raise CommandError("bad_payload", "press needs a button: one of %s" % ", ".join(BUTTONS))
             press(ctl, button, now_ms)
             reply = {"type": "ok"}
+        elif t == "guide":
+            guide(ctl, msg)
+            reply = {"type": "ok", "ply": ctl.ply + 1}
         elif t in ("self_test", "calibrate"):
             raise CommandError("unsupported", "%s is run by the board's app, not the controller" % t)
         else:
@@ -434,6 +437,35 @@ def leave_service(ctl):
     ctl._refresh()
 
 
+def guide(ctl, msg):
+    """`guide`: only `move` may be made as journal ply `ply` (a move made on another board, in
+    remote play): the lights lead the hands through its steps, and anything else the sensors
+    see is a mismatch, shown until it is put right.  `wait`: no move may be made yet (the
+    other board's is awaited); neither: any move may be made again.
+    A move under way is abandoned (its seeds are flagged until they are put back)."""
+    g = ctl.game
+    if g is None or ctl.state not in _PLAY:
+        raise CommandError("no_game", "the board is not waiting for a move (%s): start or resume a game" % ctl.state)
+    ply = msg.get("ply")
+    if ply != ctl.ply + 1:
+        raise CommandError("out_of_range", "the board's next move is ply %d, not %r" % (ctl.ply + 1, ply))
+    move = () if msg.get("wait") else msg.get("move")
+    if move is not None and move != ():
+        move = _tuplify(move)
+        legal = list(g.legal_moves())
+        if move not in legal:
+            raise CommandError("bad_payload", ("%r is not a legal move here; legal: %s" % (
+                msg.get("move"), " ".join(g.move_name(m) for m in legal)))[:_MAX_MSG])
+    if move == ctl.follower.only:
+        return                          # (a repeat: the move in progress is kept)
+    ctl.follower.only = move
+    if ctl.state == MOVE:
+        abandon_move(ctl, "the board now guides another move")
+    else:
+        ctl.follower.start(g, ctl.gmap)     # (a trail still lit stays: the seeds go in first)
+    ctl.selected = 0
+
+
 def abandon_move(ctl, why, hold=True):
     ctl.follower.start(ctl.game, ctl.gmap)
     ctl.state = ctl._await_state()
@@ -462,6 +494,7 @@ def undo_move(ctl):
     except IllegalMoveError as e:     # no move played, or one older than the game keeps (UNDO_MOVES)
         raise CommandError("cannot_undo", str(e))
     ctl._record({"kind": "undo"})
+    ctl.follower.only = None
     ctl.follower.start(g, ctl.gmap)
     ctl._clear_trail()
     ctl.state = ctl._await_state()
@@ -561,6 +594,7 @@ def play_button(ctl, button, now):
 
 def begin(ctl, game):
     """Make `game` the one being played (its board fits: checked here)."""
+    ctl.follower.only = None
     gmap = game_map(ctl, game)
     ctl.game = game
     ctl.gmap = gmap

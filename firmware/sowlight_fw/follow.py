@@ -168,7 +168,7 @@ class _Move(MoveInProgress):
         c = self._candidates
         if len(c) == 1:
             return len(c[0][1]) == len(self._seen)
-        return MoveInProgress.done(self)
+        return bool(c) and MoveInProgress.done(self)    # (none: the board waits for a `guide`)
 
     def paths(self):
         # The (move, steps) pairs still possible.  MoveInProgress keeps them to
@@ -199,6 +199,9 @@ def placing(game):
 
 
 class Follower:
+    only = None      # the one move that may be made next (a `guide` request: ctlrare.guide), () for
+                     # none yet (the board waits), or None: any legal move
+
     def __init__(self, cells, counting):
         self.cells = cells
         self.counting = counting      # sensors count seeds (load cells), else they see empty / not empty
@@ -233,7 +236,10 @@ class Follower:
         if game.is_over() or placing(game):
             self.mv = None
             return
-        pits, moves = _lifts(game)
+        if self.only is not None:
+            pits, moves = None, [self.only] if self.only != () else []    # (its trace computed now)
+        else:
+            pits, moves = _lifts(game)
         self.mv = new_move(game, pits, moves)
 
     def ready(self):
@@ -506,6 +512,8 @@ class Follower:
             return [], False, False
         mv = self.mv
         paths = mv.paths()
+        if not paths:
+            return [], False, False     # (no move may be made: a `guide` to wait)
         first = paths[0][1]
         one = len(paths) == 1
         i = self.index

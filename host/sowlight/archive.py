@@ -747,6 +747,11 @@ class Archive:
                 self._q("UPDATE sync_state SET problem = ? WHERE board_id = ? AND board_game = ?", (problem, board_id, board_game))
         return StoreResult(stored, dups, conflicts, new_upto, problem)
 
+    def journal(self, board_id, board_game):
+        """The journal records held of a board's game, in ply order (dicts), as MemoryStore.journal."""
+        return [json.loads(r[0]) for r in self._q(
+            "SELECT record FROM journal_records WHERE board_id = ? AND board_game = ? ORDER BY ply", (board_id, board_game))]
+
     def _rebuild_board_game(self, board_id, board_game):
         """Replay a board game's records into its games/moves rows; return a problem text or None."""
         records = [json.loads(r[0]) for r in self._q(

@@ -11,6 +11,7 @@ from . import demo
 from . import firmware_cli
 from . import analyse_cmd
 from .web import serve_cmd
+from .broadcast import broadcast_cli
 
 REGISTRARS = [
     play.register,
@@ -25,4 +26,5 @@ REGISTRARS = [
     firmware_cli.register,      # sowlight firmware build
     analyse_cmd.register,       # sowlight analyse
     serve_cmd.register,         # sowlight serve
+    broadcast_cli.register,     # sowlight broadcast
 ]

@@ -45,7 +45,7 @@ REPLIES = {"hello": "hello", "ping": "pong", "get_state": "state", "journal_list
 # Requests that do the same thing when repeated on a new connection (reads, and
 # settings or acknowledgements that set a value rather than add to one).
 IDEMPOTENT = frozenset(("hello", "ping", "get_state", "journal_list", "journal_get", "journal_ack",
-                        "hint", "brightness"))
+                        "hint", "brightness", "guide"))
 # Requests that take longer than the usual timeout on the board.
 SLOW = frozenset(("self_test", "calibrate"))
 

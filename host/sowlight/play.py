@@ -158,6 +158,9 @@ def run(args):
     if args.depth < 1:
         print("sowlight play: --depth must be 1 or more", file=sys.stderr)
         return 2
+    if getattr(args, "broker", None):               # --remote: one seat of a remote game
+        from .broadcast import remote_cli
+        return remote_cli.run(args)
     if not args.no_board:
         try:
             options = parse_options(args.option)
@@ -234,6 +237,8 @@ def register(sub, board_sub):
                    help="how long to wait for the board to come back when the cable comes out (default 10)")
     b.add_argument("--preset", metavar="P", help="the virtual board's preset (default: the smallest that plays the game)")
     b.add_argument("--seed", type=int, metavar="S", help="seed of the virtual board's robot hands' choices")
+    from .broadcast import remote_cli
+    remote_cli.add_arguments(p)                     # --remote, --seat, --robot and the broker's login
     p.set_defaults(func=run)
 
 
