@@ -94,7 +94,14 @@ def request(app, t, p, now):
     """App.request, but for the time a hello brings (App.request notes it)."""
     c = app.controller
     if t == "hello":
-        return dict(hello_payload(app), type="hello")
+        h = hello_payload(app)
+        if p.get("brief") is True:
+            # (1.2) the host asked for a short hello: who the board is, not what it has
+            del h["config"]
+            del h["variants"]
+            h["brief"] = True
+        h["type"] = "hello"
+        return h
     handler = app.handlers.get(t)
     if handler is not None:
         return handler(p, now)

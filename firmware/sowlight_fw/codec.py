@@ -38,7 +38,7 @@ from .unload import unload
 # ----- limits and constants ------------------------------------------------
 
 PROTO_MAJOR = const(1)    # a different major version is refused
-PROTO_MINOR = const(1)    # minor versions only add optional fields and message types
+PROTO_MINOR = const(2)    # minor versions only add optional fields and message types
 
 MAX_FRAME = const(4096)   # bytes in a frame, "@" to "\n" inclusive
 CHUNK = const(63)         # bytes per write on USB CDC (never a multiple of 64)
@@ -113,7 +113,7 @@ class VersionError(FrameError):
 _TABLE = (
     "\n"
     # both ways
-    "hello * proto:l! role:=board/host! sw:s! board:s config:o variants:l game:U time:u re:q virtual:b\n"
+    "hello * proto:l! role:=board/host! sw:s! board:s config:o variants:l game:U time:u re:q virtual:b brief:b\n"
     "ping *\n"
     "pong * re:q! up:u\n"
     "resync * reason:s\n"

@@ -89,9 +89,9 @@ def _guard(name, command):
     return run
 
 
-def _open_link(args):
+def _open_link(args, brief=False):
     opener = ports.opener(port=args.port, url=args.url, vid=args.vid, pid=args.pid)
-    lk = link.Link(opener, reconnect_for=args.wait)
+    lk = link.Link(opener, reconnect_for=args.wait, brief=brief)
     try:
         lk.connect()
     except BaseException:
@@ -101,7 +101,7 @@ def _open_link(args):
 
 
 def cmd_sync(args):
-    lk, where = _open_link(args)  # the board first: no archive file is made when there is no board
+    lk, where = _open_link(args, brief=True)  # the board first: no archive file is made when there is no board
     try:
         store = archive.Archive(paths.archive_path(args.db))
         shown, bar = progress.sync_bar()
