@@ -49,7 +49,7 @@ _BOARD_TABLE = (
     "\n"
     "ok board re:q!\n"
     "state board re:Q game:U! variant:S! options:o pos:O! ply:u! phase:s! expect:L hint:b! brightness:u! rx:Q"
-    " lit:l\n"
+    " lit:l error:s\n"
     "move board game:u! ply:u! player:u! move:m! name:s trace:L! pos:o\n"
     "step board game:u! ply:u! ev:=lifted/dropped/mismatch! cell:i! i:u n:u expect:L\n"
     "leds board lit:l! game:U\n"

@@ -53,6 +53,7 @@ except ImportError:  # CPython
 
 from . import display
 from .follow import placing
+from .journal import digest
 from .unload import unload
 
 MENU_STATE = "menu"
@@ -363,6 +364,8 @@ class Controller:
                "phase": phase, "expect": expect, "hint": self.hints, "brightness": self.brightness}
         if g is not None:
             msg["options"] = self.options
+        if self.state == ERROR_STATE and self.error_text:
+            msg["error"] = self.error_text     # (1.2) what the red flashing is about
         return msg
 
     def lit(self):
@@ -618,7 +621,11 @@ class Controller:
 
     def _played(self, player, move, name, trace):
         """Journal a move played and tell the link (its trace: the Steps the hands made)."""
-        rec = {"kind": "move", "player": player, "move": _jsonable(move), "name": name}
+        g = self.game
+        # The position digest lets the journal rebuild this record from the next ones if a
+        # damaged byte ever takes it (journalmend.py).
+        rec = {"kind": "move", "player": player, "move": _jsonable(move), "name": name,
+               "pd": digest(g.pits, g.stores, g.to_move)}
         self._record(rec)
         # Sent in an idle scan, after the `step` events of the move.
         self._later.append({"type": "move", "game": self.game_no, "ply": self.ply, "player": player,

@@ -691,6 +691,11 @@ class Archive:
                     r.setup(_position_text(d["variant"], d["options"], rec["pos"]))
                 elif kind == "end":
                     end = rec
+                elif kind == "lost":
+                    # A record a damaged byte took on the board's flash, which it could not rebuild.
+                    problem = "ply %s was lost on the board (a damaged journal record): the game stops before it" \
+                              % rec.get("ply")
+                    break
                 else:
                     raise ValueError("unknown record kind %r" % kind)
             except (mancala.RulesError, ValueError, KeyError, TypeError) as e:

@@ -121,7 +121,7 @@ def cmd_sync(args):
         print(json.dumps(_report_json(report, True), indent=1))
     else:
         print(report.summary())
-    return 0
+    return 1 if report.failed() else 0
 
 
 def _report_json(r, finished):
@@ -129,7 +129,7 @@ def _report_json(r, finished):
             "stored": r.stored, "duplicates": r.duplicates, "fetched": r.fetched, "gaps": r.gaps,
             "acked": {str(g): v for g, v in sorted(r.acked.items())},
             "conflicts": {str(g): v for g, v in sorted(r.conflicts.items())},
-            "lost": [list(x) for x in r.lost], "gone": r.gone,
+            "lost": [list(x) for x in r.lost], "gone": r.gone, "damaged": [list(x) for x in r.damaged],
             "problems": {str(g): v for g, v in sorted(r.problems.items())}}
 
 
