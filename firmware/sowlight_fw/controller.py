@@ -53,7 +53,6 @@ except ImportError:  # CPython
 
 from . import display
 from .follow import placing
-from .journal import digest
 from .unload import unload
 
 MENU_STATE = "menu"
@@ -621,6 +620,7 @@ class Controller:
 
     def _played(self, player, move, name, trace):
         """Journal a move played and tell the link (its trace: the Steps the hands made)."""
+        from .journal import digest   # (the app has it loaded; the controller alone does not need it)
         g = self.game
         # The position digest lets the journal rebuild this record from the next ones if a
         # damaged byte ever takes it (journalmend.py).

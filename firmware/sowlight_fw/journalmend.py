@@ -7,8 +7,8 @@ cut tears only the last).  For each, in order:
 - the records before it are replayed with the rules core: the position the
   lost record started from;
 - every record it could have been -- each legal move of the player to move,
-  an undo; for ply 0, a start of each variant the board plays, with its
-  default options -- is tried against the records after it, up to the next
+  an undo (the game's end, when the position ends it); for ply 0, a start of
+  each variant the board plays, with its default options -- is tried against the records after it, up to the next
   gap: each of them must follow on (its player to move, its move legal, its
   undo possible) and land on the position its digest names (journal.digest);
 - when exactly one fits, it is written into the gap, marked `rebuilt` (its
@@ -91,7 +91,11 @@ def _rebuild(recs, ply, make, variants):
                 fits.append({"kind": "start", "variant": v, "options": {}})
     elif len(before) == ply:       # (an earlier gap still open: nothing to start from)
         start = _replay(before, make)
-        if start is not None:
+        if start is not None and start[0].is_over():
+            # Nothing but the game's end can follow a position that ends it.
+            o = start[0].outcome()
+            fits.append({"kind": "end", "winner": o.winner, "scores": list(o.scores), "reason": o.reason})
+        elif start is not None:
             for m in start[0].legal_moves():
                 g, variant, options = _replay(before, make)
                 player = g.to_move
@@ -156,7 +160,13 @@ def _follows(g, after, make, variant, options):
                 g.undo()
             elif kind == SETPOS:
                 g = make(variant, options, r["pos"])
-            elif kind == END or kind == LOST:
+            elif kind == END:
+                # An end the rules reached says how: the position must end the same way.
+                if r.get("reason") not in ("abandoned", "damaged"):
+                    o = g.outcome()
+                    return o is not None and list(o.scores) == r.get("scores") and o.winner == r.get("winner")
+                return True
+            elif kind == LOST:
                 return True
     except _BAD:
         return False

@@ -173,6 +173,8 @@ def cmd_info(args):
             ("uptime", "%.1f s" % (pong["up"] / 1000.0) if "up" in pong else "?"),
             ("journal", "%d game%s, %d not yet synced" % (
                 len(games), "" if len(games) == 1 else "s", sum(1 for g in games if g["synced"] < g["last"])))]
+    if isinstance(state.get("error"), str):
+        rows.append(("error", state["error"]))      # (1.2) what the board flashes red for
     for k, v in rows:
         print("%-9s %s" % (k, v))
     return 0
