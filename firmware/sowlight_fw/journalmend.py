@@ -24,7 +24,7 @@ one copy only; a lost `start` is tried here for journals written before that.
 from mancala.errors import RulesError
 
 from .journal import written, file_name, digest, START, MOVE, UNDO, SETPOS, END, SYNC, LOST
-from .journalread import parse, decode, move_digest
+from .journalread import intact, decode, move_digest
 from .controller import _jsonable
 from .ctlrare import _tuplify
 
@@ -58,13 +58,7 @@ def _records(j, game):
     data = j.storage.read(file_name(game))
     out = []
     seen = -1
-    i = 0
-    while i < len(data):
-        r = parse(data, i)
-        if r is None:
-            i += 1
-            continue
-        kind, _, ply, a, b, i = r
+    for _, (kind, _, ply, a, b, _) in intact(data):
         if kind == SYNC or ply <= seen:
             continue
         seen = ply
@@ -178,15 +172,11 @@ def _fill(j, game, ply, rec):
     name = file_name(game)
     data = j.storage.read(name)
     one = written(rec)
-    i = 0
-    while i < len(data):
-        r = parse(data, i)
-        if r is None:
-            i += 1
-            continue
+    i = len(data)
+    for at, r in intact(data):
         if r[0] != SYNC and r[2] > ply:
+            i = at
             break
-        i = r[5]
     j.storage.replace(name, data[:i] + one + data[i:])
     info = j.games[game]
     info.records += 1

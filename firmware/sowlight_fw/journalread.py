@@ -68,6 +68,18 @@ def parse(data, i):
     return kind, game, ply, i + _HEAD, end, end + _TAIL
 
 
+def intact(data):
+    """(offset, parse(data, offset)) of each intact record of a game's file, in file order."""
+    i = 0
+    while i < len(data):
+        r = parse(data, i)
+        if r is None:
+            i += 1
+            continue
+        yield i, r
+        i = r[5]
+
+
 # ----- boot ------------------------------------------------------------------------
 
 def open_journal(j):
@@ -189,15 +201,9 @@ def records(j, game, first, most=50):
     data = j.storage.read(file_name(game))
     out = []
     more = False
-    i = 0
     seen = -1
-    while i < len(data):
-        r = parse(data, i)
-        if r is None:
-            i += 1
-            continue
-        kind, _, ply, a, b, nxt = r
-        i = nxt
+    for _, r in intact(data):
+        kind, _, ply, a, b, _ = r
         if kind == SYNC or ply < first or ply <= seen:     # (ply <= seen: a second copy)
             continue
         seen = ply
