@@ -283,6 +283,42 @@ def test_main_py_stays_at_the_repl_when_asked(micropython, tmp_path):
     assert "stopped at the REPL as asked" in out and out.strip().endswith("[]")
 
 
+def test_a_damaged_record_is_rebuilt_on_micropython(micropython):
+    """Journal.open() finds the ply a flipped byte took, Journal.mend() rebuilds it from the
+    records after it, with the rules core and the controller's game maker, on MicroPython."""
+    records = [dict(r) for r in cpython_game("occupancy", "oware", 2)[:14]]
+    out = vm(micropython, """
+import json
+from sowlight_fw import config, journal
+from sowlight_fw.journal import Journal
+from sowlight_fw.storage import MemoryStorage
+from sowlight_fw.controller import Controller
+records = json.loads(%r)
+st = MemoryStorage()
+j = Journal(st)
+j.open()
+for r in records:
+    j.append(r)
+name = journal.file_name(1)
+data = st.files[name]
+at = sum(len(journal.written(r)) for r in records[:9])
+data[at + 13] ^= 0x40                       # inside the record of ply 9
+j2 = Journal(st)
+j2.open()
+gaps = j2.gaps
+c = Controller(config.check(json.load(open("/boards/2x6-stores.json"))))
+rare = c._rare()
+mended = j2.mend(lambda v, o, pos: rare.make(c, v, o, pos), c.variants)
+back = j2.records(1, 0, 100)[0]
+print(json.dumps([gaps, [[g, p, r is not None] for g, p, r in mended], back[9], len(back)]))
+""" % json.dumps(records))
+    gaps, mended, rebuilt, n = last_json(out)
+    want = records[9]
+    assert gaps == {"1": [9]} and mended == [[1, 9, True]] and n == len(records)
+    assert (rebuilt["move"], rebuilt["player"], rebuilt["name"], rebuilt["rebuilt"]) == \
+           (want["move"], want["player"], want["name"], True)
+
+
 def test_the_controllers_runtime_state_is_small(micropython):
     """What a game in progress keeps besides code: the controller's own state stays a few KB; the
     rest is the rules core's move history (for undo and repetition), which grows with the game."""
