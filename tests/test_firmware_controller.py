@@ -414,7 +414,8 @@ def test_the_player_to_moves_pits_are_lit_in_their_colour():
         h.drop(p)
     view = hands.watch(c, h.now)
     assert [v[0] for v in view[6:12]] == [C.PLAYER + 1] * 6
-    g = c.game    # the record carries the digest of the position the move left (journal.digest)
+    g = c.game.copy()   # the record carries the digest of the position it was played from (journal.digest)
+    g.undo()
     assert c.records[-1] == {"kind": "move", "player": 0, "move": 2, "name": "C", "game": 1, "ply": 1,
                              "pd": digest(g.pits, g.stores, g.to_move)}
 

@@ -63,8 +63,8 @@ def game_records(seed=3, variant="oware"):
 
 
 def strip(rec):
-    # (the position digest stays on the board: the link's records leave it out)
-    return {k: v for k, v in rec.items() if k != "game" and k != "pd"}
+    # (the position digest and an end's last move stay on the board: the link's records leave them out)
+    return {k: v for k, v in rec.items() if k not in ("game", "pd", "lm")}
 
 
 # ----- records -------------------------------------------------------------------------

@@ -18,8 +18,9 @@ the move is a pit < 256 (1 byte), 1 = [pit, direction] (2 bytes: pit, 0 for
 clockwise or 1), 2 = anything else, as a length byte and JSON; bit 3: a
 position digest follows; bit 4: the record was rebuilt); then the move's name
 (length byte, ASCII); then the Unix time (4 bytes) if flagged; then the digest
-(2 bytes) if flagged: the low 16 bits of the CRC-32 of the position after the
-move (digest()), what lets a record lost to a damaged byte be rebuilt.
+(2 bytes) if flagged: the low 16 bits of the CRC-32 of the position the move
+was played from (digest()) -- the position the move before it left, which is
+what lets that move be rebuilt if a damaged byte takes its record.
 
 A `start` or `setpos` record is written twice, one copy after the other:
 what it holds (the variant, its options, a position) cannot be inferred from

@@ -8,9 +8,11 @@ cut tears only the last).  For each, in order:
   lost record started from;
 - every record it could have been -- each legal move of the player to move,
   an undo (the game's end, when the position ends it); for ply 0, a start of
-  each variant the board plays, with its default options -- is tried against the records after it, up to the next
-  gap: each of them must follow on (its player to move, its move legal, its
-  undo possible) and land on the position its digest names (journal.digest);
+  each variant the board plays, with its default options -- is tried
+  against the records after it, up to the next gap: each of them must follow
+  on (its player to move, its move legal, its undo possible) from the
+  position its digest names (journal.digest: a move record carries the
+  digest of the position it was played from);
 - when exactly one fits, it is written into the gap, marked `rebuilt` (its
   time is not known); otherwise a `lost` record goes there, so that the plies
   follow on and the laptop can store and acknowledge every intact record, and
@@ -63,7 +65,8 @@ def _records(j, game):
             continue
         seen = ply
         p = memoryview(data)[a:b]
-        out.append((kind, ply, decode(kind, ply, p), move_digest(p) if kind == MOVE else None))
+        r = decode(kind, ply, p, True)
+        out.append((kind, ply, r, move_digest(p) if kind == MOVE else r.get("pd")))
     return out
 
 
@@ -81,7 +84,7 @@ def _rebuild(recs, ply, make, variants):
                 g = make(v, {}, None)
             except _BAD:
                 continue
-            if _follows(g, after, make, v, {}):
+            if _follows(g, after, make, v, {}, None):
                 fits.append({"kind": "start", "variant": v, "options": {}})
     elif len(before) == ply:       # (an earlier gap still open: nothing to start from)
         start = _replay(before, make)
@@ -94,16 +97,16 @@ def _rebuild(recs, ply, make, variants):
                 g, variant, options = _replay(before, make)
                 player = g.to_move
                 name = g.move_name(m)
+                pd = digest(g.pits, g.stores, g.to_move)
                 g.play(m)
-                if _follows(g, after, make, variant, options):
-                    fits.append({"kind": "move", "player": player, "move": _jsonable(m), "name": name,
-                                 "pd": digest(g.pits, g.stores, g.to_move)})
+                if _follows(g, after, make, variant, options, _jsonable(m)):
+                    fits.append({"kind": "move", "player": player, "move": _jsonable(m), "name": name, "pd": pd})
                 if len(fits) > 1:
                     break
             g, variant, options = _replay(before, make)
             try:
                 g.undo()
-                if _follows(g, after, make, variant, options):
+                if _follows(g, after, make, variant, options, None):
                     fits.append({"kind": "undo"})
             except _BAD:
                 pass
@@ -140,21 +143,28 @@ def _replay(recs, make):
     return g, variant, options
 
 
-def _follows(g, after, make, variant, options):
-    """True when the records `after` follow on from game `g` (which they change)."""
+def _follows(g, after, make, variant, options, last):
+    """True when the records `after` follow on from game `g` (which they change), the move
+    `last` (JSON form, or None) made just before them."""
     try:
         for kind, _, r, pd in after:
             if kind == MOVE:
-                if r["player"] != g.to_move:
+                if r["player"] != g.to_move or pd is not None and pd != digest(g.pits, g.stores, g.to_move):
                     return False
                 g.play(_tuplify(r["move"]))
-                if pd is not None and pd != digest(g.pits, g.stores, g.to_move):
-                    return False
+                last = r["move"]
             elif kind == UNDO:
                 g.undo()
+                last = None
             elif kind == SETPOS:
                 g = make(variant, options, r["pos"])
+                last = None
             elif kind == END:
+                # An end carries the digest of the game's last position and its last move.
+                if pd is not None and pd != digest(g.pits, g.stores, g.to_move):
+                    return False
+                if last is not None and r.get("lm") is not None and r["lm"] != last:
+                    return False
                 # An end the rules reached says how: the position must end the same way.
                 if r.get("reason") not in ("abandoned", "damaged"):
                     o = g.outcome()

@@ -153,12 +153,16 @@ def _load(j, game, name):
 
 # ----- records and games as the link sends them -----------------------------------
 
-def decode(kind, ply, payload):
-    """The record dict (as the link sends it: ply, kind, fields) of a record's payload."""
+def decode(kind, ply, payload, mending=False):
+    """The record dict (as the link sends it: ply, kind, fields) of a record's payload; `mending`:
+    with what only the board reads (an end's `pd` and `lm`, journalmend.py)."""
     if kind == MOVE:
         rec = _decode_move(payload)
     else:
         rec = json.loads(bytes(payload)) if len(payload) else {}
+        if not mending:
+            rec.pop("pd", None)   # (an end's position digest and last move stay on the board,
+            rec.pop("lm", None)   # as a move's digest does)
     rec["kind"] = KINDS[kind]
     rec["ply"] = ply
     return rec
@@ -192,6 +196,9 @@ def move_digest(p):
     if not p[1] & 8:
         return None
     return struct.unpack_from("<H", p, len(p) - 2)[0]
+
+
+
 
 
 def records(j, game, first, most=50):
