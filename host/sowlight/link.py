@@ -48,6 +48,7 @@ IDEMPOTENT = frozenset(("hello", "ping", "get_state", "journal_list", "journal_g
                         "hint", "brightness"))
 # Requests that take longer than the usual timeout on the board.
 SLOW = frozenset(("self_test", "calibrate"))
+_FIRST_RTT = 0.075   # seconds: a board's round trip assumed before one is measured (a scan or two, USB)
 
 # Event kinds put on the event queue besides the board's own (move, step, leds, log, state).
 LINK = "link"
@@ -75,9 +76,6 @@ class NotABoard(LinkError):
 
 class BoardChanged(LinkError):
     """After a reconnection another board answered than the one a request was meant for."""
-
-
-_FIRST_RTT = 0.075   # seconds: a board's round trip assumed before one is measured (a scan or two, USB)
 
 
 class ReplyDamaged(LinkError):
