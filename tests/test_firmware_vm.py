@@ -295,14 +295,9 @@ from sowlight_fw.storage import MemoryStorage
 from sowlight_fw.controller import Controller
 records = json.loads(%r)
 st = MemoryStorage()
-j = Journal(st)
-j.open()
-for r in records:
-    j.append(r)
-name = journal.file_name(1)
-data = st.files[name]
-at = sum(len(journal.written(r)) for r in records[:9])
-data[at + 13] ^= 0x40                       # inside the record of ply 9
+data = bytearray(b"".join(journal.written(r) for r in records))     # the game's file, as appended
+data[sum(len(journal.written(r)) for r in records[:9]) + 13] ^= 0x40  # inside the record of ply 9
+st.files[journal.file_name(1)] = data
 j2 = Journal(st)
 j2.open()
 gaps = j2.gaps
