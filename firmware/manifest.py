@@ -37,6 +37,7 @@ package("sowlight_fw", files=[
     "gpio.py",
     "hx711.py",
     "journal.py",
+    "journalmend.py",
     "journalread.py",
     "leds.py",
     "link.py",

@@ -343,7 +343,7 @@ def test_unknown_fields_are_allowed_for_newer_minor_versions():
 
 def test_hello_versions():
     board = EXAMPLES["hello"][1][1]
-    assert codec.check_hello(board) == (1, 0)   # 1.0 and 1.1 talk: 1.1 only adds
+    assert codec.check_hello(board) == (1, 0)   # 1.0, 1.1 and 1.2 talk: minors only add
     assert (codec.PROTO_MAJOR, codec.PROTO_MINOR) == (1, 2)
     assert codec.check_hello(dict(board, proto=[1, 7])) == (1, 7)  # a newer minor talks to us
     with pytest.raises(codec.VersionError) as info:
@@ -360,6 +360,14 @@ def test_hello_versions():
     mine = codec.hello("host", "sowlight 0.1.0", time=5)
     assert mine == {"proto": [codec.PROTO_MAJOR, codec.PROTO_MINOR], "role": "host", "sw": "sowlight 0.1.0", "time": 5}
     codec.validate("hello", mine)
+
+
+def test_a_brief_board_hello_may_leave_out_config_and_variants():
+    board = dict(EXAMPLES["hello"][1][1])
+    del board["config"], board["variants"]
+    with pytest.raises(codec.FrameError, match="needs field 'config'"):
+        codec.validate("hello", board)
+    codec.validate("hello", dict(board, brief=True))      # (1.2) the answer to a host's brief hello
 
 
 def test_error_codes_are_documented_in_the_table():

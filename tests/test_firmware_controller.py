@@ -14,6 +14,7 @@ from testgames import board_4x8, replayed
 import pytest
 
 import mancala
+from sowlight_fw.journal import digest
 from sowlight_fw import colours as C
 from sowlight_fw import codec, config
 from sowlight_fw.controller import Controller
@@ -413,7 +414,10 @@ def test_the_player_to_moves_pits_are_lit_in_their_colour():
         h.drop(p)
     view = hands.watch(c, h.now)
     assert [v[0] for v in view[6:12]] == [C.PLAYER + 1] * 6
-    assert c.records[-1] == {"kind": "move", "player": 0, "move": 2, "name": "C", "game": 1, "ply": 1}
+    g = c.game.copy()   # the record carries the digest of the position it was played from (journal.digest)
+    g.undo()
+    assert c.records[-1] == {"kind": "move", "player": 0, "move": 2, "name": "C", "game": 1, "ply": 1,
+                             "pd": digest(g.pits, g.stores, g.to_move)}
 
 
 def test_a_capture_shows_the_pits_to_take_and_the_store_they_go_to():

@@ -60,7 +60,7 @@ GROW_POOLS = ("class _Q:\n    pass\n_q = _Q()\nfor _i in range(1400):\n    setat
               "_q = _Q = None")
 
 # Modules a board needs only now and then: never left loaded by boot or by the request that used them.
-NOW_AND_THEN = ("configcheck", "journalread", "badconfig", "startup", "service", "memstorage",
+NOW_AND_THEN = ("configcheck", "journalread", "journalmend", "badconfig", "startup", "service", "memstorage",
                 "errorcodes", "crcpure", "adafruitleds", "hx711", "gpio", "ctlrare", "ctlhint", "ctlmismatch", "ctlplacing",
                 "apprare", "codecmore", "linkrare", "infos", "catalog", "ctlexplain", "sensors")
 # The firmware's modules in the controller's world (the controller and what it imports are the

@@ -4,7 +4,7 @@
   (the fake `machine` and `neopixel` of tests/micropython/fakes under the real adapters),
   over tests/mockboard.py's in-process cables, the app's loop in a thread of its own.
 - The session rules frame by frame: hello and versions, no_hello, repeats, gaps, resync,
-  damaged lines answered at most once per 250 ms, the host gone after 10 s of silence,
+  damaged lines answered at most once per scan (20 ms), the host gone after 10 s of silence,
   journal pages, press, sim, reboot.
 - The fault campaign against the firmware's own journal: 200 games synced through 1 %
   byte corruption and more than 50 cable pulls, half of them restarting the board.
@@ -454,7 +454,7 @@ def test_a_resync_from_the_host_is_answered_with_a_state(cable):
     assert t == "state" and "re" not in p and p["rx"] == seq and p["phase"] == "idle"
 
 
-def test_damaged_lines_are_answered_once_per_250_ms_and_never_before_a_hello(cable):
+def test_damaged_lines_are_answered_once_per_scan_and_never_before_a_hello(cable):
     c, a, step = cable
     c.take()
     damaged = b"@0009 get_state {} 00000000\n"
@@ -463,11 +463,11 @@ def test_damaged_lines_are_answered_once_per_250_ms_and_never_before_a_hello(cab
     c.hello()
     step()
     c.waiting += damaged * 5
-    assert replies(step(20)) == [("resync", {"reason": "checksum"})]
+    assert replies(step(20)) == [("resync", {"reason": "checksum"})]   # five lines in one scan: one answer
     c.waiting += damaged
-    assert replies(step(200)) == []                        # 200 ms after the answer: too soon
+    assert replies(step(10)) == []                         # 10 ms after the answer: too soon
     c.waiting += damaged
-    assert replies(step(60)) == [("resync", {"reason": "checksum"})]   # 260 ms after
+    assert replies(step(10)) == [("resync", {"reason": "checksum"})]   # 20 ms after
     seq = c.bad("frobnicate", {})
     c.waiting += b">>> text from a REPL\r\n"
     (t, p), = replies(step(300))
@@ -650,7 +650,7 @@ def test_usb_transport_polls_without_blocking_and_writes_under_64_bytes(monkeypa
 # line after 3 ms).  The board answers every damaged line (answer_ms = 0, as the mock board
 # of tests/test_sync_campaign.py does): at 1 % corruption most long lines arrive damaged,
 # and answers held back would become the host's timeouts, which a scaled-down campaign
-# cannot afford.  The 250 ms limit is tested on its own above.
+# cannot afford.  The 20 ms limit is tested on its own above.
 SCALED = dict(timeout=0.01, line_idle=0.003, backoff=0.001, backoff_max=0.01, reconnect_for=20.0,
               damaged_retries=2000, ping_every=1.0, dead_after=5.0)
 
@@ -753,7 +753,7 @@ def test_fuzzed_lines_never_break_the_board_link_and_each_is_counted_and_answere
     assert link.bad == d.bad_total() > FUZZ_LINES // 2
     assert link.answers + link.held_back == link.bad
     assert link.answers == len(answers_at) > 500
-    assert all(b - a >= 250 for a, b in zip(answers_at, answers_at[1:]))   # at most one per 250 ms
+    assert all(b - a >= link.answer_ms for a, b in zip(answers_at, answers_at[1:]))   # at most one per answer_ms
     assert handled.count("hello") >= FUZZ_LINES // 5000 and link.requests > 1000
     assert c.dec.bad_total() == 0                                          # the board wrote only good frames
     assert took < 30, took

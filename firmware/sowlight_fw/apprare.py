@@ -63,13 +63,34 @@ def boot(app, now):
         c._log("warn", "journal: " + text)
     if not getattr(app.sensors, "calibrated", True):
         c._log("warn", "the sensors are not calibrated: run calibration from the menu")
+    mended = None
+    if app.journal.gaps:
+        # A damaged byte inside an earlier record: rebuild it from the records after it, or
+        # mark it lost -- before the game in progress is resumed from them.
+        ctlrare = c._rare()
+        mended = app.journal.mend(lambda v, o, pos: ctlrare.make(c, v, o, pos), c.variants)
     cur = app.journal.current()
     if cur is not None:
         c.resume(cur[0], cur[1], now)
+    if mended:
+        c.fail(_mended_text(mended))
     if app.link is not None:
         app.link.start(hello_payload(app), now)
     c.drop_parts()               # what the boot loaded of the controller's rare part goes again
     return c
+
+
+def _mended_text(mended):
+    """What the board says (the error pattern, the link's `state` and `log`) of the damaged
+    records Journal.mend() found: never a game started over without a word."""
+    rebuilt = ["game %d ply %d" % (g, p) for g, p, rec in mended if rec is not None]
+    lost = ["game %d ply %d" % (g, p) for g, p, rec in mended if rec is None]
+    parts = []
+    if rebuilt:
+        parts.append("rebuilt from the records after it: " + ", ".join(rebuilt))
+    if lost:
+        parts.append("lost (the records after it are kept; its game is ended): " + ", ".join(lost))
+    return "journal: a damaged record, " + "; ".join(parts) + ". Sync the board, then press confirm"
 
 
 def hello_payload(app):
@@ -94,7 +115,14 @@ def request(app, t, p, now):
     """App.request, but for the time a hello brings (App.request notes it)."""
     c = app.controller
     if t == "hello":
-        return dict(hello_payload(app), type="hello")
+        h = hello_payload(app)
+        if p.get("brief") is True:
+            # (1.2) the host asked for a short hello: who the board is, not what it has
+            del h["config"]
+            del h["variants"]
+            h["brief"] = True
+        h["type"] = "hello"
+        return h
     handler = app.handlers.get(t)
     if handler is not None:
         return handler(p, now)

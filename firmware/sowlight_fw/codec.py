@@ -113,7 +113,7 @@ class VersionError(FrameError):
 _TABLE = (
     "\n"
     # both ways
-    "hello * proto:l! role:=board/host! sw:s! board:s config:o variants:l game:U time:u re:q virtual:b\n"
+    "hello * proto:l! role:=board/host! sw:s! board:s config:o variants:l game:U time:u re:q virtual:b brief:b\n"
     "ping *\n"
     "pong * re:q! up:u\n"
     "resync * reason:s\n"

@@ -32,6 +32,7 @@ _GAME_FIELDS = "game:u! variant:s! first:u! last:u! synced:i! over:b!"
 _RECORD_FIELDS = "ply:u! kind:s!"
 _CONFIG_FIELDS = "geometry:o! sensors:o!"
 _BOARD_HELLO = "board:s! config:o! variants:l!"
+_BRIEF_HELLO = "board:s! config:o variants:l"
 
 _KIND_NAMES = ((_INT, "an integer"), (_UINT, "an integer >= 0"), (_SEQ, "a seq number 0..65535"),
                (_STR, "a string"), (_BOOL, "true or false"), (_LIST, "a list"),
@@ -48,7 +49,7 @@ _BOARD_TABLE = (
     "\n"
     "ok board re:q!\n"
     "state board re:Q game:U! variant:S! options:o pos:O! ply:u! phase:s! expect:L hint:b! brightness:u! rx:Q"
-    " lit:l\n"
+    " lit:l error:s\n"
     "move board game:u! ply:u! player:u! move:m! name:s trace:L! pos:o\n"
     "step board game:u! ply:u! ev:=lifted/dropped/mismatch! cell:i! i:u n:u expect:L\n"
     "leds board lit:l! game:U\n"
@@ -264,9 +265,12 @@ def check_more(mtype, payload):
             raise FrameError(BAD_PAYLOAD, "'hello' field 'proto' must be [major, minor] (two integers >= 0), not %s"
                              % _short_repr(p))
         if payload["role"] == BOARD:
-            _check_fields("a board's 'hello'", payload, _BOARD_HELLO)
-            _check_fields("'hello' field 'config'", payload["config"], _CONFIG_FIELDS)
-            for v in payload["variants"]:
+            # (1.2) A brief hello -- the answer to a host's that asked for one -- may leave out
+            # the config and the variants: on a noisy line a long frame rarely arrives whole.
+            _check_fields("a board's 'hello'", payload, _BRIEF_HELLO if payload.get("brief") is True else _BOARD_HELLO)
+            if "config" in payload:
+                _check_fields("'hello' field 'config'", payload["config"], _CONFIG_FIELDS)
+            for v in payload.get("variants", ()):
                 if type(v) is not str:
                     raise FrameError(BAD_PAYLOAD, "'hello' field 'variants' must list strings, not %s"
                                      % _short_repr(v))

@@ -363,6 +363,8 @@ class Controller:
                "phase": phase, "expect": expect, "hint": self.hints, "brightness": self.brightness}
         if g is not None:
             msg["options"] = self.options
+        if self.state == ERROR_STATE and self.error_text:
+            msg["error"] = self.error_text     # (1.2) what the red flashing is about
         return msg
 
     def lit(self):
@@ -589,8 +591,9 @@ class Controller:
             # The move's trace is known already: the fast path makes the same move
             # without tracing it again (MoveInProgress.finish would play it traced).
             name = g.move_name(move)
+            pd = self._digest()
             g.push(move)
-            self._played(player, move, name, self._made[2])
+            self._played(player, move, name, self._made[2], pd)
             # The undo record the game would let go of at its next play (and after a capture
             # count its repetition positions again): let go in the first idle scan, before the
             # next move is traced (its steps played and taken back) in others.
@@ -616,9 +619,18 @@ class Controller:
         while self._due:
             self._work_due()
 
-    def _played(self, player, move, name, trace):
-        """Journal a move played and tell the link (its trace: the Steps the hands made)."""
-        rec = {"kind": "move", "player": player, "move": _jsonable(move), "name": name}
+    def _digest(self):
+        """The digest of the game's position (journal.digest), taken before a move is played."""
+        from .journal import digest   # (the app has it loaded; the controller alone does not need it)
+        g = self.game
+        return digest(g.pits, g.stores, g.to_move)
+
+    def _played(self, player, move, name, trace, pd):
+        """Journal a move played and tell the link (its trace: the Steps the hands made).  `pd`:
+        the digest of the position it was played from, which lets the journal rebuild the move
+        before it from this record if a damaged byte ever takes that one (journalmend.py)."""
+        rec = {"kind": "move", "player": player, "move": _jsonable(move), "name": name, "pd": pd}
+        self._lm = rec["move"]
         self._record(rec)
         self.follower.only = None       # a guided move is made: the next may be any
         # Sent in an idle scan, after the `step` events of the move.
@@ -631,7 +643,10 @@ class Controller:
         g = self.game
         if g.is_over():
             o = g.outcome()
-            self._record({"kind": "end", "winner": o.winner, "scores": list(o.scores), "reason": o.reason})
+            # The final position's digest and the last move: where the game's end leaves the same
+            # position after several last moves, they let the journal rebuild that one (journalmend.py).
+            self._record({"kind": "end", "winner": o.winner, "scores": list(o.scores), "reason": o.reason,
+                          "pd": self._digest(), "lm": self._lm})
             self.state = OVER
             self._state_later()
         else:

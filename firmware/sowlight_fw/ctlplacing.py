@@ -42,8 +42,9 @@ def take(ctl):
         move = ("place", i, d)
         player = g.to_move
         name = g.move_name(move)
+        pd = ctl._digest()
         trace = list(g.play(move))
-        ctl._played(player, move, name, trace)
+        ctl._played(player, move, name, trace, pd)
         f.start(g, gmap)
         ctl._next_turn()
         ctl.placed = c         # shown taken (READY) until that pit changes or the next is taken

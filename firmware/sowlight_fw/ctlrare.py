@@ -114,6 +114,7 @@ def init(ctl, board, game_factory=None, clock=None, settings=None, variants=None
     ctl._later = []                    # work of idle scans: messages (`move` dicts, _StepMessages, "leds", "state"), "trim"
     ctl._due = 0                       # the pieces of work a finished move still leaves (_work_due)
     ctl._made = None                   # that move: (trail, move, trace)
+    ctl._lm = None                     # the last move journalled (its JSON form), for the end record
     ctl._dirty = False                 # an observation waits to be looked at (_work_due came first)
     ctl._show_due = False              # the lights are to be made again (in the next scan)
     ctl._progress_for = None           # the move whose lift was seen: what follows is found next scan
@@ -649,7 +650,8 @@ def game_map(ctl, game):
 def end_abandoned(ctl):
     g = ctl.game
     if g is not None and not g.is_over():
-        ctl._record({"kind": "end", "winner": None, "scores": list(g.stores), "reason": "abandoned"})
+        ctl._record({"kind": "end", "winner": None, "scores": list(g.stores), "reason": "abandoned",
+                     "pd": ctl._digest()})
 
 
 def clear_marks(ctl):

@@ -5,7 +5,8 @@ rewritten while the game goes on.  A record is
 
     offset  size
     0       1     0xA7, the mark a record starts with
-    1       1     kind: 1 start, 2 move, 3 undo, 4 setpos, 5 end, 6 synced (the laptop's acknowledgement)
+    1       1     kind: 1 start, 2 move, 3 undo, 4 setpos, 5 end, 6 synced (the laptop's acknowledgement),
+                  7 lost (in place of a damaged record that could not be rebuilt)
     2       2     payload length n (little-endian, as every number here)
     4       4     game number
     8       2     ply: the record's number in its game (start is 0); for `synced`, the ply acknowledged
@@ -14,14 +15,26 @@ rewritten while the game goes on.  A record is
 
 A move's payload: player (1 byte); flags (bit 0: a time follows; bits 1-2: 0 =
 the move is a pit < 256 (1 byte), 1 = [pit, direction] (2 bytes: pit, 0 for
-clockwise or 1), 2 = anything else, as a length byte and JSON); then the move's
-name (length byte, ASCII); then the Unix time (4 bytes) if flagged.
+clockwise or 1), 2 = anything else, as a length byte and JSON; bit 3: a
+position digest follows; bit 4: the record was rebuilt); then the move's name
+(length byte, ASCII); then the Unix time (4 bytes) if flagged; then the digest
+(2 bytes) if flagged: the low 16 bits of the CRC-32 of the position the move
+was played from (digest()) -- the position the move before it left, which is
+what lets that move be rebuilt if a damaged byte takes its record.
+
+A `start` or `setpos` record is written twice, one copy after the other:
+what it holds (the variant, its options, a position) cannot be inferred from
+the records after it.
 
 A power cut can tear only the record being appended.  At boot every file is
 read; a record whose mark, length or CRC is wrong is dropped and the file is
 rewritten with the intact records only (through a temporary file and a rename,
 so a second cut during the repair loses nothing more).  So a cut at any byte
-loses at most the record being written.
+loses at most the record being written.  A damaged byte inside an earlier
+record (flash wear, a stray write) leaves a gap in the plies instead:
+journalmend.py fills it, with the record rebuilt from the records after it
+(the one move that leads to the position their digests name) or a `lost`
+record, and the board says so (docs/firmware.md, "The journal").
 
 Nothing is deleted until the laptop has acknowledged it (`synced` = `last`)
 and the game is over; when space runs low the oldest such games go first, and
@@ -54,8 +67,9 @@ UNDO = const(3)
 SETPOS = const(4)
 END = const(5)
 SYNC = const(6)
-KINDS = ("", "start", "move", "undo", "setpos", "end", "synced")
-_CODES = {"start": START, "move": MOVE, "undo": UNDO, "setpos": SETPOS, "end": END}
+LOST = const(7)
+KINDS = ("", "start", "move", "undo", "setpos", "end", "synced", "lost")
+_CODES = {"start": START, "move": MOVE, "undo": UNDO, "setpos": SETPOS, "end": END, "lost": LOST}
 
 PREFIX = "g"
 SUFFIX = ".jnl"
@@ -96,6 +110,12 @@ def encode(rec):
     return _frame(kind, rec["game"], rec["ply"], _payload(kind, rec))
 
 
+def written(rec):
+    """The bytes Journal.append writes for a record: it, twice for a start or a setpos."""
+    one = encode(rec)
+    return one + one if rec["kind"] == "start" or rec["kind"] == "setpos" else one
+
+
 def _frame(kind, game, ply, payload):
     if len(payload) > MAX_PAYLOAD:
         raise _reading("refusal", _TOO_LONG, len(payload), MAX_PAYLOAD)
@@ -113,10 +133,29 @@ def _payload(kind, rec):
     return _json(fields)
 
 
+def digest(pits, stores, to_move):
+    """The position digest a move record carries: 16 bits of the CRC-32 of the position."""
+    b = bytearray(len(pits) + len(stores) + 1)
+    i = 0
+    for x in pits:
+        b[i] = x & 255
+        i += 1
+    for x in stores:
+        b[i] = x & 255
+        i += 1
+    b[i] = to_move & 255
+    return crc32(b) & 0xFFFF
+
+
 def _move_payload(rec):
     move = rec["move"]
     t = rec.get("t")
+    pd = rec.get("pd")
     flags = 0 if t is None else 1
+    if pd is not None:
+        flags |= 8
+    if rec.get("rebuilt"):
+        flags |= 16
     if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < 256:
         mb = bytes((move,))
     elif (isinstance(move, list) and len(move) == 2 and isinstance(move[0], int) and 0 <= move[0] < 256
@@ -133,6 +172,8 @@ def _move_payload(rec):
     out = bytes((rec["player"], flags)) + mb + bytes((len(name),)) + name
     if t is not None:
         out += struct.pack("<I", t)
+    if pd is not None:
+        out += struct.pack("<H", pd)
     return out
 
 
@@ -160,6 +201,7 @@ class Journal:
         self.reserve = reserve
         self.games = {}          # game number -> GameInfo
         self.repaired = []       # what open() had to fix, for the log
+        self.gaps = {}           # game -> plies no intact record holds (open() finds them, mend() fills them)
 
     # ----- boot ------------------------------------------------------------------
 
@@ -181,6 +223,17 @@ class Journal:
                 info.variant = json.loads(bytes(payload)).get("variant")
             except ValueError:
                 pass
+
+    def mend(self, make, variants):
+        """Fill the gaps open() found: each missing record rebuilt from the records after it, or
+        a `lost` record in its place (journalmend.py, loaded for the call only).  `make(variant,
+        options, pos)` makes a game of the rules core; `variants`: those to try for a lost start.
+        Returns [(game, ply, record or None when lost)]."""
+        from . import journalmend
+        try:
+            return journalmend.mend(self, make, variants)
+        finally:
+            unload("journalmend")
 
     def next_game(self):
         """The number for a new game: never one used before (the newest file is always kept)."""
@@ -208,10 +261,11 @@ class Journal:
             info = GameInfo(game)
         elif ply != info.last + 1:
             raise _reading("refusal", _PLY_GAP, game, ply, info.last)
-        data = encode(rec)
+        data = written(rec)
         self._write(file_name(game), data)
         self.games[game] = info
-        self._note(info, _CODES[rec["kind"]], ply, data[_HEAD:-_TAIL])
+        n = data[2] | (data[3] << 8)      # the payload's length (of the first copy)
+        self._note(info, _CODES[rec["kind"]], ply, data[_HEAD:_HEAD + n])
         return len(data)
 
     def _write(self, name, data):
@@ -267,8 +321,9 @@ def _reading(name, *args):
 
 
 def __getattr__(name):
-    # parse() and decode() (a record read back) are journalread's; tests and tools read them here.
-    if name == "parse" or name == "decode":
+    # parse(), decode() and move_digest() (a record read back) are journalread's; tests and
+    # tools read them here.
+    if name == "parse" or name == "decode" or name == "move_digest":
         from . import journalread
         return getattr(journalread, name)
     from .unload import missing

@@ -24,8 +24,8 @@ except ImportError:  # CPython
 
 from . import codec
 from .crc import crc32
-from .journal import GameInfo, JournalError, file_name, _frame, MAGIC, START, MOVE, SYNC, KINDS, PREFIX, SUFFIX, \
-    MAX_PAYLOAD
+from .journal import GameInfo, JournalError, file_name, _frame, MAGIC, START, MOVE, SYNC, LOST, KINDS, PREFIX, \
+    SUFFIX, MAX_PAYLOAD
 
 _HEAD = const(10)     # a record's head and tail, in bytes (journal.py has the layout)
 _TAIL = const(4)
@@ -60,7 +60,7 @@ def parse(data, i):
     kind = data[i + 1]
     length = data[i + 2] | (data[i + 3] << 8)
     end = i + _HEAD + length
-    if kind < START or kind > SYNC or length > MAX_PAYLOAD or end + _TAIL > n:
+    if kind < START or kind > LOST or length > MAX_PAYLOAD or end + _TAIL > n:
         return None
     if crc32(memoryview(data)[i:end]) & 0xFFFFFFFF != struct.unpack_from("<I", data, end)[0]:
         return None
@@ -68,13 +68,28 @@ def parse(data, i):
     return kind, game, ply, i + _HEAD, end, end + _TAIL
 
 
+def intact(data):
+    """(offset, parse(data, offset)) of each intact record of a game's file, in file order."""
+    i = 0
+    while i < len(data):
+        r = parse(data, i)
+        if r is None:
+            i += 1
+            continue
+        yield i, r
+        i = r[5]
+
+
 # ----- boot ------------------------------------------------------------------------
 
 def open_journal(j):
-    """Journal.open(): read every game file of `j`, repair torn or damaged ones; the repairs made."""
+    """Journal.open(): read every game file of `j`, repair torn or damaged ones; the repairs made.
+    Plies missing between intact records (a damaged byte, not a torn end) go to j.gaps
+    ({game: [ply, ...]}) for journalmend.py to fill."""
     st = j.storage
     j.games = {}
     j.repaired = []
+    j.gaps = {}
     names = st.names()
     for name in names:
         if name.endswith(".tmp"):
@@ -97,6 +112,7 @@ def _load(j, game, name):
     keep = []
     i = 0
     dropped = 0
+    held = bytearray((len(data) >> 4) + 1)    # a bit per ply seen (a record is at least 14 bytes)
     while i < len(data):
         r = parse(data, i)
         if r is None or r[1] != game:
@@ -107,14 +123,28 @@ def _load(j, game, name):
                 i += 1
             continue
         kind, _, ply, a, b, nxt = r
-        j._note(info, kind, ply, data[a:b])
         keep.append((i, nxt))
         i = nxt
+        if kind != SYNC:
+            if ply < len(held) << 3 and held[ply >> 3] & (1 << (ply & 7)):
+                continue         # the second copy of a start or setpos
+            if ply < len(held) << 3:
+                held[ply >> 3] |= 1 << (ply & 7)
+        j._note(info, kind, ply, data[a:b])
+    # Plies up to the last one recorded or acknowledged that no intact record holds: a damaged
+    # record inside the file (a torn end is the last record only, never acknowledged), or one
+    # whose damaged bytes an earlier boot dropped before it could fill the gap.
+    top = max(info.last, info.synced)
+    gaps = [p for p in range(min(top + 1, len(held) << 3)) if not held[p >> 3] & (1 << (p & 7))]
+    if gaps:
+        j.gaps[game] = gaps
     if dropped:
         good = b"".join(data[s:e] for s, e in keep)
         j.storage.replace(name, good)
-        j.repaired.append("game %d: dropped %d damaged bytes (a torn record), kept %d records"
-                          % (game, len(data) - len(good), len(keep)))
+        j.repaired.append("game %d: dropped %d damaged bytes (%s), kept %d records"
+                          % (game, len(data) - len(good),
+                             "a torn record" if not gaps else "ply %s" % ", ".join(str(p) for p in gaps),
+                             len(keep)))
     if keep:
         j.games[game] = info
     else:
@@ -123,12 +153,16 @@ def _load(j, game, name):
 
 # ----- records and games as the link sends them -----------------------------------
 
-def decode(kind, ply, payload):
-    """The record dict (as the link sends it: ply, kind, fields) of a record's payload."""
+def decode(kind, ply, payload, mending=False):
+    """The record dict (as the link sends it: ply, kind, fields) of a record's payload; `mending`:
+    with what only the board reads (an end's `pd` and `lm`, journalmend.py)."""
     if kind == MOVE:
         rec = _decode_move(payload)
     else:
         rec = json.loads(bytes(payload)) if len(payload) else {}
+        if not mending:
+            rec.pop("pd", None)   # (an end's position digest and last move stay on the board,
+            rec.pop("lm", None)   # as a move's digest does)
     rec["kind"] = KINDS[kind]
     rec["ply"] = ply
     return rec
@@ -152,7 +186,19 @@ def _decode_move(p):
     rec = {"player": p[0], "move": move, "name": name}
     if flags & 1:
         rec["t"] = struct.unpack_from("<I", p, i + 1 + n)[0]
+    if flags & 16:
+        rec["rebuilt"] = True
     return rec
+
+
+def move_digest(p):
+    """The position digest a move record's payload carries (journal.digest), or None."""
+    if not p[1] & 8:
+        return None
+    return struct.unpack_from("<H", p, len(p) - 2)[0]
+
+
+
 
 
 def records(j, game, first, most=50):
@@ -162,16 +208,12 @@ def records(j, game, first, most=50):
     data = j.storage.read(file_name(game))
     out = []
     more = False
-    i = 0
-    while i < len(data):
-        r = parse(data, i)
-        if r is None:
-            i += 1
+    seen = -1
+    for _, r in intact(data):
+        kind, _, ply, a, b, _ = r
+        if kind == SYNC or ply < first or ply <= seen:     # (ply <= seen: a second copy)
             continue
-        kind, _, ply, a, b, nxt = r
-        i = nxt
-        if kind == SYNC or ply < first:
-            continue
+        seen = ply
         if len(out) >= most:
             more = True
             break

@@ -44,7 +44,7 @@ except ImportError:  # CPython
 
 REREAD = ("journal_list", "journal_get", "journal_ack")   # repeats are carried out again (see above)
 QUIET_MS = const(10000)   # the host is gone after this long without a frame from it
-ANSWER_MS = const(250)    # at most one answer to damaged lines per this long
+ANSWER_MS = const(20)     # at most one answer to damaged lines per this long (a scan)
 READ_MOST = const(512)    # bytes taken from the transport per poll: a scan stays short
 _LONG_READS = const(32)   # reads per poll while they bring a line too long to end in them (16 KB)
 FIRST_LINE = const(256)   # the decoder's buffer for a partial line to start with: a host's requests are

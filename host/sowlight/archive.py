@@ -648,7 +648,10 @@ class Archive:
             self._q("INSERT INTO boards (id, first_seen, last_seen, info) VALUES (?,?,?,?)",
                     (board_id, now, now, _canonical(info or {})))
         elif info is not None:
-            self._q("UPDATE boards SET last_seen = ?, info = ? WHERE id = ?", (now, _canonical(info), board_id))
+            # A brief hello (sowlight sync's) leaves out what an earlier whole one said: keep that.
+            known = json.loads(self._q1("SELECT info FROM boards WHERE id = ?", (board_id,)) or "{}")
+            known.update(info)
+            self._q("UPDATE boards SET last_seen = ?, info = ? WHERE id = ?", (now, _canonical(known), board_id))
 
     def note_board(self, board_id, info=None):
         """Record that a board was seen (info: what its hello said)."""
@@ -784,6 +787,11 @@ class Archive:
                     r.setup(_position_text(d["variant"], d["options"], rec["pos"]))
                 elif kind == "end":
                     end = rec
+                elif kind == "lost":
+                    # A record a damaged byte took on the board's flash, which it could not rebuild.
+                    problem = "ply %s was lost on the board (a damaged journal record): the game stops before it" \
+                              % rec.get("ply")
+                    break
                 else:
                     raise ValueError("unknown record kind %r" % kind)
             except (mancala.RulesError, ValueError, KeyError, TypeError) as e:

@@ -224,6 +224,12 @@ class BoardView:
         if mtype == "get_state":
             self.pump()         # the events sent before the reply are in the queue: they come first
             self.state = reply
+            if isinstance(reply.get("lit"), list):
+                # (1.1) what the LEDs show now: a `leds` event lost on a noisy line is made good here
+                lit = parse_lit(reply["lit"])
+                if lit != self.lit:
+                    self.lit = lit
+                    self.leds_seen += 1
             self._catch_up(reply)
         return reply
 

@@ -95,6 +95,9 @@ def _demo(conn, args, options):
     rng = random.Random(args.seed)
     robot = Robot(view, rng=rng, prefer_hint=args.hints, say=(lambda t: print("    " + t)) if args.acts else None)
     state = robot.set_up()
+    told = robot.resume()           # what another run left half done (killed with seeds in the hand)
+    if told:
+        print(told)
     if args.hints:
         conn.link.request("hint", {"on": True})
     game = view.game(state)
@@ -107,7 +110,9 @@ def _demo(conn, args, options):
             break
         before = view.game(state).copy()
         move = None
-        if args.depth is not None:
+        if robot.carrying:
+            pass                        # the move resume() found half made goes on
+        elif args.depth is not None:
             move = best_move(before, depth=args.depth).best
         elif args.hints:
             # The board searches for its hint once it is idle after a move: give it the time.
@@ -138,7 +143,7 @@ def _print_move(before, m, number):
         except mancala.RulesError:
             trace = []
     told = render.describe(before, steps_of(trace))
-    print("%3d. player %d plays %-4s %s" % (number, m["player"], name, "; ".join(told)))
+    print("%3d. player %d plays %-4s %s" % (number, m["player"], name, "; ".join(told)), flush=True)
 
 
 def _move(move):

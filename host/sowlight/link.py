@@ -48,6 +48,7 @@ IDEMPOTENT = frozenset(("hello", "ping", "get_state", "journal_list", "journal_g
                         "hint", "brightness", "guide"))
 # Requests that take longer than the usual timeout on the board.
 SLOW = frozenset(("self_test", "calibrate"))
+_FIRST_RTT = 0.075   # seconds: a board's round trip assumed before one is measured (a scan or two, USB)
 
 # Event kinds put on the event queue besides the board's own (move, step, leds, log, state).
 LINK = "link"
@@ -98,7 +99,8 @@ class _Down(Exception):
 class _Pending:
     """The one request waiting for its reply."""
 
-    __slots__ = ("seq", "type", "frame", "reply", "resend", "damaged", "timeouts", "silent", "sends", "restarted")
+    __slots__ = ("seq", "type", "frame", "reply", "resend", "damaged", "timeouts", "silent", "sends", "restarted",
+                 "sent_at", "heard_at")
 
     def __init__(self, seq, mtype, frame):
         self.seq = seq
@@ -111,6 +113,8 @@ class _Pending:
         self.silent = True    # nothing has come since the last send
         self.sends = 0
         self.restarted = False  # the board announced a restart while this waited
+        self.sent_at = 0.0      # when it was first sent (a round trip is timed from it)
+        self.heard_at = 0.0     # when the board last sent anything (or the request was first sent)
 
 
 class _Reader(serial.threaded.Protocol):
@@ -134,10 +138,13 @@ class Link:
     is_open; cancel_read when it can): ports.opener() for a port, a URL or a
     board found by its USB ids; tests pass their own.
 
-    Timings (seconds) default to docs/protocol.md: a reply within `timeout`
-    (`slow_timeout` for self_test and calibrate), sent again up to `retries`
-    times when nothing comes and up to `damaged_retries` times when damaged
-    lines come instead; a ping after `ping_every` of silence from this side;
+    Timings (seconds) default to docs/protocol.md: a request is sent again
+    when no reply came within its retransmission timeout -- four times the
+    board's smoothed round trip, at least `rto_min`, at most `timeout`
+    (`slow_timeout` for self_test and calibrate, which are not sped up) -- and
+    at once when damaged lines come instead (up to `damaged_retries` times);
+    the link is down after (`retries` + 1) x `timeout` with nothing at all
+    from the board; a ping after `ping_every` of silence from this side;
     the link is dead after `dead_after` without a byte from the board; then
     reconnects at `backoff`, doubling up to `backoff_max`, for at most
     `reconnect_for` (None: forever).  Refused lines are answered at most once
@@ -145,22 +152,28 @@ class Link:
     is awaited counts as damaged (its newline was lost: without this the
     request would wait out its whole timeout).
 
+    `brief`: ask the board for a brief hello (protocol 1.2: its id, not its
+    config and variants), which a noisy line lets through far more often; a
+    1.1 board sends its whole hello all the same.  `sowlight sync` does.
+
     `watch_state`: keep `state` current by sending get_state whenever in doubt
     (a viewer wants this; `sowlight sync` does not).  `on_event(kind,
     payload)` runs in a thread of its own; without it, events wait in a queue
     of `event_buffer` (the oldest dropped when full) for next_event().
     """
 
-    def __init__(self, opener, sw=SW, timeout=1.0, slow_timeout=30.0, retries=3, damaged_retries=50,
+    def __init__(self, opener, sw=SW, timeout=1.0, slow_timeout=30.0, retries=3, damaged_retries=50, rto_min=0.2,
                  ping_every=2.0, dead_after=6.0, backoff=0.25, backoff_max=2.0, reconnect_for=30.0,
                  answer_every=0.25, line_idle=0.1, watch_state=False, on_event=None, event_buffer=1000,
-                 keepalive=True, name="board"):
+                 keepalive=True, name="board", brief=False):
         self.opener = opener
         self.sw = sw
         self.timeout = timeout
         self.slow_timeout = slow_timeout
         self.retries = retries
         self.damaged_retries = damaged_retries
+        self.rto_min = rto_min
+        self.srtt = None          # the board's smoothed round trip (s), from replies to a first copy
         self.ping_every = ping_every
         self.dead_after = dead_after
         self.backoff = backoff
@@ -170,6 +183,7 @@ class Link:
         self.line_idle = line_idle
         self.watch_state = watch_state
         self.name = name
+        self.brief = brief
 
         self.board_hello = None   # the board's hello payload
         self.board_id = None
@@ -383,6 +397,8 @@ class Link:
         """Send our hello, check the board's (the caller holds _req)."""
         self._write(b"\n")  # ends whatever partial line the board holds
         payload = codec.hello(codec.HOST, self.sw, time=int(time.time()))
+        if self.brief:
+            payload["brief"] = True
         try:
             reply = self._exchange("hello", payload)
         except _Down:
@@ -505,28 +521,36 @@ class Link:
     def _exchange(self, mtype, payload=None, timeout=None, damaged_limit=None):
         """Send one request and wait for the message that answers it (the caller holds _req).
 
-        Retransmits the same bytes when nothing comes in time (the link is
-        down after `retries` such timeouts in a row with nothing at all from
-        the board) or when a damaged line or a resync comes (up to
-        `damaged_retries`; ReplyDamaged after `damaged_limit`); raises _Down
-        when the link is down or gives up."""
+        Retransmits the same bytes when nothing comes within the retransmission
+        timeout (_rto; the link is down after (`retries` + 1) x `timeout` with
+        nothing at all from the board) or when a damaged line or a resync comes
+        (up to `damaged_retries`; ReplyDamaged after `damaged_limit`); raises
+        _Down when the link is down or gives up."""
         if timeout is None:
-            timeout = self.slow_timeout if mtype in SLOW else self.timeout
+            timeout = self.slow_timeout if mtype in SLOW else self._rto()
+            silence = (self.retries + 1) * (self.slow_timeout if mtype in SLOW else self.timeout)
+        else:
+            silence = (self.retries + 1) * timeout
         with self._cv:
             if not self._up:
                 raise _Down()
             frame = self._enc.frame(mtype, payload)
             pending = _Pending(self._enc.seq, mtype, frame)
             self._pending = pending
-        most = 1 + self.retries + self.damaged_retries
+        # Silent copies at most as many as fit in the silence allowed (each one resets it when
+        # the board is heard between), plus the damaged ones: a bound whatever the board does.
+        most = 1 + self.damaged_retries + int(silence / max(timeout, 1e-3)) * (self.retries + 1)
         try:
             pending.sends = 1
             self._write(frame)
             self.stats["requests"] += 1
-            deadline = time.monotonic() + timeout
+            pending.sent_at = pending.heard_at = time.monotonic()
+            deadline = pending.sent_at + timeout
             with self._cv:
                 while True:
                     if pending.reply is not None:
+                        if pending.sends == 1 and mtype not in SLOW:
+                            self._timed(time.monotonic() - pending.sent_at)
                         return pending.reply
                     if self._closed:
                         raise LinkClosed("the link to the %s was closed" % self.name)
@@ -555,10 +579,10 @@ class Link:
                     elif now >= deadline:
                         # Only silence counts towards declaring the link down: a board
                         # whose lines arrive damaged is there.
-                        pending.timeouts = pending.timeouts + 1 if pending.silent else 0
-                        if pending.timeouts > self.retries:
+                        pending.timeouts = pending.timeouts + 1 if pending.silent else 1
+                        if now - pending.heard_at >= silence - 1e-6:
                             self._mark_down("no reply to '%s' after %d tries%s" % (
-                                mtype, self.retries + 1,
+                                mtype, pending.timeouts,
                                 "" if self.refused is None else " (a frame from the board was refused: %s)"
                                 % self.refused))
                             raise _Down()
@@ -586,6 +610,16 @@ class Link:
                 if self._pending is pending:
                     self._pending = None
                 self._last_restarted = pending.restarted
+
+    def _rto(self):
+        """The retransmission timeout: four smoothed round trips of this board, within
+        [rto_min, timeout] (before one was measured: _FIRST_RTT's)."""
+        rtt = _FIRST_RTT if self.srtt is None else self.srtt
+        return min(self.timeout, max(self.rto_min, 4 * rtt))
+
+    def _timed(self, rtt):
+        # Only replies to a first copy are timed (a reply to which copy, otherwise?).
+        self.srtt = rtt if self.srtt is None else 0.875 * self.srtt + 0.125 * rtt
 
     def _write(self, data):
         with self._cv:
@@ -645,6 +679,7 @@ class Link:
         self._framed += 1
         if self._pending is not None:
             self._pending.silent = False  # the board is there, whatever it said
+            self._pending.heard_at = time.monotonic()
         if t == "hello":
             self._rx.reset()
             self._rx.check(m.seq)
@@ -722,6 +757,7 @@ class Link:
                 self._framed += 1
             if pending is not None and (bad.reason != codec.NOISE or self._framed):
                 pending.silent = False  # a damaged frame (or text among frames): the board is there
+                pending.heard_at = now
         if pending is not None and (self._greeted or bad.reason != codec.NOISE):
             # The damaged line was most likely the reply: sending the request again
             # (same seq) makes the board send its reply again -- that is our answer.

@@ -88,9 +88,9 @@ def _guard(name, command):
     return run
 
 
-def _open_link(args):
+def _open_link(args, brief=False):
     opener = ports.opener(port=args.port, url=args.url, vid=args.vid, pid=args.pid)
-    lk = link.Link(opener, reconnect_for=args.wait)
+    lk = link.Link(opener, reconnect_for=args.wait, brief=brief)
     try:
         lk.connect()
     except BaseException:
@@ -100,7 +100,7 @@ def _open_link(args):
 
 
 def cmd_sync(args):
-    lk, where = _open_link(args)  # the board first: no archive file is made when there is no board
+    lk, where = _open_link(args, brief=True)  # the board first: no archive file is made when there is no board
     try:
         store = archive.Archive(paths.archive_path(args.db))
         shown, bar = progress.sync_bar()
@@ -120,7 +120,7 @@ def cmd_sync(args):
         print(harmless.json_dumps(_report_json(report, True), indent=1))
     else:
         print(harmless.text(report.summary(), lines=True))
-    return 0
+    return 1 if report.failed() else 0
 
 
 def _report_json(r, finished):
@@ -128,7 +128,7 @@ def _report_json(r, finished):
             "stored": r.stored, "duplicates": r.duplicates, "fetched": r.fetched, "gaps": r.gaps,
             "acked": {str(g): v for g, v in sorted(r.acked.items())},
             "conflicts": {str(g): v for g, v in sorted(r.conflicts.items())},
-            "lost": [list(x) for x in r.lost], "gone": r.gone,
+            "lost": [list(x) for x in r.lost], "gone": r.gone, "damaged": [list(x) for x in r.damaged],
             "problems": {str(g): v for g, v in sorted(r.problems.items())}}
 
 
@@ -172,6 +172,8 @@ def cmd_info(args):
             ("uptime", "%.1f s" % (pong["up"] / 1000.0) if "up" in pong else "?"),
             ("journal", "%d game%s, %d not yet synced" % (
                 len(games), "" if len(games) == 1 else "s", sum(1 for g in games if g["synced"] < g["last"])))]
+    if isinstance(state.get("error"), str):
+        rows.append(("error", state["error"]))      # (1.2) what the board flashes red for
     for k, v in rows:
         print("%-9s %s" % (k, harmless.text(v)))
     return 0

@@ -29,6 +29,7 @@ apart: which alternative at a choice, and the seeds still in the hand when a
 game ends.  They never read anything the board does not publish.
 """
 import random
+import time
 
 from mancala.trace import HAND
 
@@ -37,6 +38,8 @@ from .boardview import BoardViewError
 ACTS = ("drop", "relay", "take", "need")     # lit roles that ask for one step
 STARTS = ("lift", "hint")                     # lit roles of pits a move may start from
 _STRIKES = 3                                  # visible acts in a row that change nothing before giving up
+_LOOK = 0.5                                   # seconds without a `leds` event before the state is asked for
+MOVE_SECONDS = 60.0                           # a move not taken by the board after this long is given up
 
 
 class RobotError(BoardViewError):
@@ -70,6 +73,34 @@ def physical_steps(trace, gmap):
     return out
 
 
+def _made_so_far(steps, counts, now, hand):
+    """How many of a move's `steps` (physical_steps) turn the seeds `counts` into `now` with
+    `hand` seeds in the hand (0: none; the first such count, at least 1)."""
+    sim = list(counts)
+    held = 0
+    for i, (act, cell, n, to) in enumerate(steps):
+        if cell < 0 or cell >= len(sim):
+            return 0
+        if act == "lift":
+            held += sim[cell]
+            sim[cell] = 0
+        elif act == "pick":
+            held += n
+            sim[cell] -= n
+        elif act == "drop":
+            held -= 1
+            sim[cell] += 1
+        elif act == "take":
+            if to is not None and 0 <= to < len(sim):
+                sim[to] += sim[cell]
+            sim[cell] = 0
+        elif act == "place":
+            sim[cell] += n
+        if held == hand and sim == now:
+            return i + 1
+    return 0
+
+
 class Robot:
     """Hands for a virtual board (see the module's docstring).
 
@@ -97,6 +128,7 @@ class Robot:
         self._hinted = 0          # hint presses at a choice since the last step
         self._picked = None       # the cell of the step done at a choice the board cannot see
         self._strikes = 0
+        self._carried = False     # resume() found a move half made: play_move() goes on with it
         if view.seeds is None:
             view.sim("seeds")
 
@@ -129,7 +161,7 @@ class Robot:
             return True
         # The LEDs, not a `move` event, say the act was seen: a move's event comes before the
         # LEDs of the next turn, and acting in between would follow the old ones.
-        changed = self.view.wait_for(lambda: self.view.leds_seen > seen, self.patience)
+        changed = self._lights_changed(seen, self.patience)
         self._strikes = 0 if changed else self._strikes + 1
         if self._strikes >= _STRIKES:
             raise RobotError("the board does not react to the hands any more (%s); it shows %s"
@@ -142,7 +174,25 @@ class Robot:
         self.presses += 1
         if self.say:
             self.say("press %s" % button)
-        return self.view.wait_for(lambda: self.view.leds_seen > seen, wait)
+        return self._lights_changed(seen, wait)
+
+    def _lights_changed(self, seen, wait):
+        """Wait up to `wait` s for the LEDs to change after the `leds` count `seen`.  Events are
+        never sent twice, so on a noisy line the `leds` that says so may be lost: after each
+        _LOOK without one, the board's state (a request, sent again until it is answered)
+        says what its LEDs show."""
+        view = self.view
+        end = time.monotonic() + wait
+        while True:
+            left = end - time.monotonic()
+            if view.wait_for(lambda: view.leds_seen > seen, max(0.0, min(_LOOK, left))):
+                return True
+            view.refresh()
+            if view.leds_seen > seen:
+                view.pump(0.005)
+                return True
+            if left <= _LOOK:
+                return False
 
     def _mark(self, act, cell):
         """A visible act done: the intent moves past it (and the drops the trail stood for)."""
@@ -265,12 +315,68 @@ class Robot:
                 want[b] += cells[i]
         return want
 
+    # ----- what other hands left half done ----------------------------------------------------------------
+
+    def resume(self):
+        """Pick up what other hands left half done -- a run killed with seeds in the hand: the
+        move they were making, found from the seeds (which legal move has made them so far, the
+        board still following it), is finished by the next play_move(); when none has, or the
+        board has taken the move already (its last drops unseen), the seeds go where the board's
+        position has them.  Returns what was done, in words, or None when all was in order."""
+        view = self.view
+        # The board may not have seen the last acts yet (load cells convert slowly): until its
+        # LEDs have been still for _LOOK, what they show is not what the seeds say.
+        end = time.monotonic() + self.patience
+        while time.monotonic() < end:
+            seen = view.leds_seen
+            if not view.wait_for(lambda: view.leds_seen > seen, _LOOK):
+                break
+        state = view.look()
+        if state.get("game") is None or state.get("phase") in ("setup", "over", "idle"):
+            return None
+        seeds = view.sim("seeds")
+        game = view.game(state)
+        want = self._want(state)
+        if game is None or want is None:
+            return None
+        counts, hand = list(seeds["counts"]), seeds["hand"]
+        if not hand and counts == want and not view.cells("error"):
+            return None
+        if state.get("phase") in ("sowing", "choice", "mismatch"):
+            gmap = view.cells_of(game)
+            for m in game.legal_moves():
+                steps = physical_steps(game.copy().play(m), gmap)
+                at = _made_so_far(steps, want, counts, hand)
+                if at:
+                    self.intent = steps
+                    self._next = at
+                    self._trail_since = 0
+                    self._carried = True
+                    # The drops the board could not see were made under the LEDs it shows now:
+                    # its trail counts them, so they count as done (until the LEDs change).
+                    self._seen = view.leds_seen
+                    self._done = {}
+                    self._confirmed = False
+                    for act, cell, _, _ in steps[:at]:
+                        if act == "drop":
+                            self._done[cell] = self._done.get(cell, 0) + 1
+                    return "the move %s was half made (%d of its %d acts): the hands finish it" % (
+                        game.move_name(m), at, len(steps))
+        n = self.put_right()
+        return "the seeds were not where the board has them: %d act%s put them right" % (n, "" if n == 1 else "s")
+
+    @property
+    def carrying(self):
+        """A move resume() found half made waits to be finished by play_move()."""
+        return self._carried
+
     # ----- a move ------------------------------------------------------------------------------------------
 
-    def play_move(self, move=None, max_acts=2000):
+    def play_move(self, move=None, max_acts=2000, max_seconds=MOVE_SECONDS):
         """Make one move as the LEDs guide it: `move` (a move of the rules core) or, when None, a
         pit the LEDs offer (the hint with prefer_hint, else one at random).  Returns the board's
-        `move` event once the board has taken the move, with every seed of it sown."""
+        `move` event once the board has taken the move, with every seed of it sown; RobotError
+        after `max_acts` acts or `max_seconds` without it (never an endless wait)."""
         view = self.view
         state = view.look()
         if state.get("phase") == "setup":
@@ -282,20 +388,26 @@ class Robot:
         game = view.game(state)
         gmap = view.cells_of(game)
         start = None
-        self.intent = None
-        if move is not None:
+        carried = self._carried
+        self._carried = False
+        if not carried:
+            self.intent = None
+        if move is not None and not carried:
             trace = game.copy().play(move)
             self.intent = physical_steps(trace, gmap)
             self._next = 0
             self._trail_since = 0
             start = self.intent[0] if self.intent else None
         before = len(view.moves)
-        begun = False
+        begun = carried           # (a move resume() found half made is under way already)
         acts = 0
+        give_up = time.monotonic() + max_seconds
         while True:
             acts += 1
             if acts > max_acts:
                 raise RobotError("no end to the move after %d acts; the board shows %s" % (max_acts, self.shows()))
+            if time.monotonic() > give_up:
+                raise RobotError("no end to the move after %.0f s; the board shows %s" % (max_seconds, self.shows()))
             view.pump()
             moved = len(view.moves) > before
             if moved and not self._owes_seeds():

@@ -65,8 +65,14 @@ class SyncReport:
         self.lost = []           # (game, first ply, last ply) the board pruned but the store lacks
         self.gone = []           # games the board no longer had when asked for them
         self.problems = {}       # game -> why it could not be synced (or rebuilt) this time
+        self.damaged = []        # (game, ply, "rebuilt" or "lost"): records a damaged byte took on the board
         self.passes = 0
         self.complete = False    # the last listing had nothing left to fetch or acknowledge
+
+    def failed(self):
+        """True when something of the board's journal did not reach the store whole: a record the
+        board lost, records it pruned, a game that could not be stored (`sowlight sync` exits 1)."""
+        return bool(self.lost or self.problems or any(how == "lost" for _, _, how in self.damaged))
 
     def summary(self):
         parts = ["board %s: %d game%s listed, %d record%s stored" % (
@@ -85,6 +91,13 @@ class SyncReport:
                     "does not hold them (restored from an older copy?): they cannot be fetched again" % (g, a, b)
         for g in self.gone:
             text += "\nboard game %d: no longer on the board (synced and deleted there meanwhile)" % g
+        for g, p, how in self.damaged:
+            if how == "rebuilt":
+                text += "\nboard game %d: the board's record of ply %d was damaged; the board rebuilt it from the " \
+                        "records after it (stored, marked rebuilt)" % (g, p)
+            else:
+                text += "\nboard game %d: the board's record of ply %d was damaged and could not be rebuilt: that " \
+                        "move is lost, the records after it are stored (the game stops before it)" % (g, p)
         for g, why in sorted(self.problems.items()):
             text += "\nboard game %d: %s" % (g, why)
         if not self.complete:
@@ -238,6 +251,10 @@ class _Syncer:
                     self.report.problems[g] = str(e)
                     return upto, fetched
                 self.report.stored += len(res.stored)
+                new = set(res.stored)
+                for rec in run:
+                    if rec["ply"] in new and (rec.get("kind") == "lost" or rec.get("rebuilt") is True):
+                        self.report.damaged.append((g, rec["ply"], "lost" if rec["kind"] == "lost" else "rebuilt"))
                 self.report.duplicates += len(res.duplicates)
                 if res.conflicts:
                     self.report.conflicts.setdefault(g, []).extend(res.conflicts)
