@@ -27,6 +27,7 @@ import mancala
 from mancala.search import best_move
 
 from . import archive, link, paths, ports, render
+from .screen import open_screen
 from .boardview import BoardViewError, RealSeeds, open_board, steps_of
 from .robot import Robot, RobotError
 from .sync import SyncError, sync
@@ -73,16 +74,15 @@ class _Lines:
 class BoardGame:
     """The game on a board, with its input and output given (so it can be scripted)."""
 
-    def __init__(self, conn, variant=None, options=None, computer=(), depth=6, read=input, out=sys.stdout,
-                 err=sys.stderr, store=None, seed=None):
+    def __init__(self, conn, variant=None, options=None, computer=(), depth=6, read=input, out=None,
+                 err=sys.stderr, store=None, seed=None, screen=None):
         self.conn = conn
         self.view = conn.view
         self.variant = variant
         self.options = dict(options or {})
         self.computer = set(computer)
         self.depth = depth
-        self.read = read
-        self.out = out
+        self.screen = screen if screen is not None else open_screen(read, out)
         self.err = err
         self.store = store
         self.rng = random.Random(seed)
@@ -97,10 +97,9 @@ class BoardGame:
     # ----- output -----------------------------------------------------------------------------
 
     def say(self, text=""):
-        self.out.write(text + "\n")
-        self.out.flush()
+        self.screen.say(text)
 
-    def show(self):
+    def show(self, final=False):
         view = self.view
         state = view.state
         game = view.game(state)
@@ -108,24 +107,26 @@ class BoardGame:
             self.say("the board has no game: type `new oware` (or another variant)")
             return
         roles = view.roles_by_game_cell(game)
+        phase = state.get("phase")
+        if phase == "over":
+            # The board lights the winner's pits in the player's colour: not a pit to lift now.
+            roles = {c: ("won" if r == "lift" else r, k) for c, (r, k) in roles.items()}
         counts = view.counts_by_game_cell(game) if self.robot is not None else None
-        for line in render.board(game, roles, counts):
-            self.say(line)
+        lines = list(render.board(game, roles, counts))
         extra = []
         if view.seeds is not None and view.seeds.get("hand"):
             extra.append("in the hand: %d" % view.seeds["hand"])
         if state.get("hint"):
             extra.append("hints on")
-        phase = state.get("phase")
         if phase not in ("await_lift", "turn_over", "sowing"):
             extra.append({"choice": "a choice: do one of the steps marked ?",
                           "mismatch": "the board flags a mistake: put it right (or undo)",
                           "setup": "setting out the seeds", "over": "game over"}.get(phase, phase))
         if extra:
-            self.say("        " + "; ".join(extra))
+            lines.append("        " + "; ".join(extra))
         shown = [r for r, _ in roles.values()]
-        for line in render.legend(shown):
-            self.say("        " + line)
+        lines.extend("        " + line for line in render.legend(shown))
+        self.screen.show(lines, final=final)
 
     def _event(self, kind, p):
         if kind == "move":
@@ -173,11 +174,15 @@ class BoardGame:
     # ----- the loop -----------------------------------------------------------------------------
 
     def run(self):
+        with self.screen:
+            return self._run()
+
+    def _run(self):
         view = self.view
         if view.virtual:
             self.robot = Robot(view, rng=self.rng, say=self.hand_acts.append)
         self.say("%s - type help for commands" % view.describe())
-        self.lines = _Lines(self.read)
+        self.lines = _Lines(self.screen.read)
         state = view.look()
         if self.variant or state.get("game") is None or state.get("phase") == "over":
             if not self.new_game(self.variant or "oware", self.options):
@@ -191,7 +196,7 @@ class BoardGame:
             state = view.refresh()
             if state.get("phase") == "over":
                 game = view.game(state)
-                self.show()
+                self.show(final=True)
                 self.say(render.outcome(game))
                 return 0
             pos = state.get("pos") or {}
@@ -220,8 +225,7 @@ class BoardGame:
 
     def wait_line(self, prompt):
         """The next line typed; meanwhile the board is followed (and drawn when it changes)."""
-        self.out.write(prompt)
-        self.out.flush()
+        self.screen.prompt(prompt)
         seen = self.view.leds_seen
         moves = len(self.view.moves)
         while True:

@@ -10,6 +10,7 @@ import mancala
 from mancala.search import best_move
 
 from . import archive, paths, render
+from .screen import open_screen
 
 HELP = """Type a pit name to move (the names are under the pits), or:
   moves   list the legal moves        hint   ask the computer for a move
@@ -31,22 +32,29 @@ def parse_options(items):
 class TerminalGame:
     """The game loop, with its input and output given (so it can be scripted)."""
 
-    def __init__(self, game, computer=(), depth=6, read=input, out=sys.stdout, log=None):
+    def __init__(self, game, computer=(), depth=6, read=input, out=None, log=None, screen=None, names=None):
         self.game = game
         self.computer = set(computer)
         self.depth = depth
-        self.read = read
-        self.out = out
+        self.screen = screen if screen is not None else open_screen(read, out)
         self.log = log  # an archive.Recorder, or None
+        self.names = names or {}        # player -> the name given with --names
 
     def say(self, text=""):
-        self.out.write(text + "\n")
+        self.screen.say(text)
 
-    def show(self):
-        for line in render.board(self.game):
-            self.say(line)
+    def show(self, final=False):
+        self.screen.show(render.board(self.game), final=final)
+
+    def who(self, player):
+        name = self.names.get(player)
+        return "player %d%s" % (player, " (%s)" % name if name else "")
 
     def run(self):
+        with self.screen:
+            return self._run()
+
+    def _run(self):
         g = self.game
         self.say("%s - %s" % (g.title, "type help for commands"))
         self.show()
@@ -55,13 +63,18 @@ class TerminalGame:
                 self.computer_move()
                 continue
             try:
-                text = self.read("player %d> " % g.to_move)
+                text = self.screen.read("player %d> " % g.to_move)
             except EOFError:
                 self.say("")
                 self.say("input ended: game stopped (%d moves played)" % g.ply)
                 return 1
+            except KeyboardInterrupt:
+                self.say("")
+                self.say("interrupted: game stopped (%d moves played)" % g.ply)
+                return 130
             if not self.command(text.strip()):
                 return 1
+        self.show(final=True)
         self.say(render.outcome(g))
         return 0
 

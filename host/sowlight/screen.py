@@ -1,0 +1,188 @@
+"""Where `sowlight play` draws and asks: a live screen in a terminal, plain lines anywhere else.
+
+    screen = open_screen()           # live when stdin and stdout are a terminal
+    with screen:
+        screen.show(render.board(game))    # the picture: redrawn in place (live), or printed (plain)
+        screen.say("player 0 plays C")     # a message: scrolls above the picture
+        line = screen.read("player 0> ")  # a line typed, with editing and history (live)
+
+The live screen uses prompt_toolkit: the board is part of the prompt, so it
+stays at the bottom of the terminal, right above the line being typed, and
+is redrawn there whenever it changes -- from any thread, while a line is
+being typed (the board's events come in a thread of their own) -- while the
+messages scroll above it.  prompt_toolkit gives line editing, history (kept
+in the user data directory) and Ctrl-C/Ctrl-D as KeyboardInterrupt/EOFError,
+as input() does, and it runs the same on Linux, macOS and Windows consoles;
+curses would take the whole screen (no scrollback of the moves told) and has
+no Windows build, readline no way to redraw above the line being typed.
+
+When stdin or stdout is not a terminal (a pipe, a script, the tests) the
+plain screen prints every picture and reads with input(), line by line.
+"""
+import os
+import sys
+import threading
+
+from . import paths
+
+HISTORY_FILE = "play-history"
+
+
+class PlainScreen:
+    """Lines printed one after the other: every picture in full, input() for reading."""
+
+    live = False
+
+    def __init__(self, read=input, out=None):
+        self._read = read
+        self.out = out if out is not None else sys.stdout
+        self._last = None          # the picture printed last, and nothing said since
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def say(self, text=""):
+        self._last = None
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def show(self, lines, final=False):
+        """Print the picture; `final` (the game is over) prints it unless it was the last thing printed."""
+        lines = list(lines)
+        if final and lines == self._last:
+            return
+        for line in lines:
+            self.say(line)
+        self._last = lines
+
+    def read(self, prompt=""):
+        """A line typed (input() writes the prompt)."""
+        return self._read(prompt)
+
+    def prompt(self, text):
+        """A prompt for a read that is waiting already (the board's input thread): written out."""
+        self.out.write(text)
+        self.out.flush()
+
+
+class LiveScreen:
+    """The picture redrawn in place above the prompt (see the module's docstring)."""
+
+    live = True
+
+    def __init__(self, history=None):
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        if history is None:
+            history = os.path.join(paths.data_dir(), HISTORY_FILE)
+        try:
+            os.makedirs(os.path.dirname(history), exist_ok=True)
+            with open(history, "a"):
+                pass
+            hist = FileHistory(history)
+        except OSError:
+            hist = InMemoryHistory()           # the history is a comfort: never a reason to stop
+        # The picture and the prompt are erased when a line is taken, and the line is said instead:
+        # the scrollback keeps what was typed and told, the board stays only at the bottom.
+        self.session = PromptSession(history=hist, erase_when_done=True)
+        self.picture = []
+        self.prompt_text = "> "
+        self.lock = threading.Lock()
+        self._patch = None
+
+    def __enter__(self):
+        from prompt_toolkit.patch_stdout import patch_stdout
+        # Whatever is printed while a line is being typed (messages, other threads) goes above it.
+        self._patch = patch_stdout(raw=False)
+        self._patch.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop_reading()
+        if self._patch is not None:
+            self._patch.__exit__(*exc)
+            self._patch = None
+        return False
+
+    def _stop_reading(self, timeout=2.0):
+        """A line still being asked for in another thread (the board's input) ends as at Ctrl-D:
+        the terminal is given back as it was."""
+        import time
+        app = self.session.app
+        loop = getattr(app, "loop", None)
+        if not app.is_running or loop is None:
+            return
+
+        def stop():
+            if app.is_running and not app.future.done():
+                app.exit(exception=EOFError())
+        try:
+            loop.call_soon_threadsafe(stop)
+        except RuntimeError:
+            return
+        end = time.monotonic() + timeout
+        while app.is_running and time.monotonic() < end:
+            time.sleep(0.01)
+
+    def _message(self):
+        from prompt_toolkit.formatted_text import ANSI
+        with self.lock:
+            text = "\n".join(self.picture + [self.prompt_text])
+        return ANSI(text.replace("\x1b", "?"))
+
+    def _redraw(self):
+        app = self.session.app
+        if app.is_running:
+            app.invalidate()
+
+    def say(self, text=""):
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    def show(self, lines, final=False):
+        """The new picture, redrawn in place; `final` prints it too (the game is over: no prompt
+        will show it again)."""
+        with self.lock:
+            self.picture = list(lines)
+        if final:
+            for line in lines:
+                self.say(line)
+        self._redraw()
+
+    def read(self, prompt=""):
+        if prompt:
+            self.prompt(prompt)
+        line = self.session.prompt(self._message)
+        with self.lock:
+            asked = self.prompt_text
+        self.say(asked + line)
+        return line
+
+    def prompt(self, text):
+        with self.lock:
+            self.prompt_text = text
+        self._redraw()
+
+
+def open_screen(read=input, out=None, stdin=None, stdout=None):
+    """The live screen when stdin and stdout are a terminal (and prompt_toolkit is there), else the
+    plain one.  A `read` or `out` given (a script, a test) means plain."""
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    if read is input and out is None and _is_terminal(stdin) and _is_terminal(stdout) \
+            and os.environ.get("TERM") != "dumb":
+        try:
+            return LiveScreen()
+        except Exception:       # no prompt_toolkit, or a console it cannot drive: plain lines still work
+            pass
+    return PlainScreen(read, out)
+
+
+def _is_terminal(f):
+    try:
+        return f.isatty()
+    except (AttributeError, ValueError):
+        return False
