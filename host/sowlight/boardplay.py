@@ -29,6 +29,7 @@ from mancala.search import best_move
 from . import archive, link, paths, ports, render
 from .screen import open_screen
 from .boardview import BoardViewError, RealSeeds, open_board, steps_of
+from .play import computer_move
 from .robot import Robot, RobotError
 from .sync import SyncError, sync
 
@@ -201,7 +202,7 @@ class BoardGame:
                 return 0
             pos = state.get("pos") or {}
             player = pos.get("to_move")
-            if player in self.computer and state.get("phase") in ("await_lift", "turn_over"):
+            if player in self.computer and state.get("phase") in ("await_lift", "turn_over", "placing"):
                 if not self.computer_turn(state):
                     return 1
                 continue
@@ -288,6 +289,8 @@ class BoardGame:
             reply = self.conn.link.request("new_game", {"variant": variant, "options": options})
         except link.BoardError as e:
             self.say("no new game: %s" % e.msg)
+            for line in _countable_ways(variant, options):
+                self.say("  " + line)
             return False
         self.say("new game %d: %s" % (reply["game"], variant))
         self.view.refresh()
@@ -329,7 +332,7 @@ class BoardGame:
     def computer_turn(self, state):
         game = self.view.game(state)
         player = game.to_move
-        move = best_move(game, depth=self.depth).best
+        move = computer_move(game, self.depth)
         if self.robot is not None:
             self.robot.play_move(move)
             return True
@@ -477,6 +480,38 @@ class BoardGame:
                 return gmap[i]
         raise ValueError("%r is not a pit of %s: the pits are %s, and store 0, store 1"
                          % (text, game.title, " ".join(render.cell_name(game, i) for i in range(game.n_pits))))
+
+
+def _countable_ways(variant, options):
+    """A game that begins with seeds placed in uncounted handfuls, refused by a board that cannot
+    count them: the command lines that play it (options that set the seeds out otherwise, a
+    virtual board with load cells)."""
+    import os
+    from sowlight_fw.follow import placing
+    from . import hardware_cli
+    try:
+        game = mancala.Game(variant, **options)
+    except mancala.RulesError:
+        return []
+    if not placing(game):
+        return []
+    out = []
+    for name, default, choices in getattr(game, "options", ()):
+        for value in choices if isinstance(choices, tuple) else ():
+            if value == default or value == options.get(name):
+                continue
+            try:
+                if not placing(mancala.Game(variant, **dict(options, **{name: value}))):
+                    out.append("the seeds set out by the rules instead: sowlight play -v %s -o %s=%s"
+                               % (game.id, name, value))
+            except mancala.RulesError:
+                pass
+    example = os.path.join(os.path.dirname(hardware_cli._CHECKOUT_BOARDS), "examples", "2x6-stores-hx711.json")
+    if os.path.isfile(example):
+        out.append("or on a virtual board with load cells: sowlight play -v %s --virtual --preset %s" % (game.id, example))
+    else:
+        out.append("or on a board with load cells (a config with `hx711` sensors: --preset FILE for a virtual one)")
+    return out
 
 
 def run(args, options, computer):

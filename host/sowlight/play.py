@@ -29,6 +29,22 @@ def parse_options(items):
     return out
 
 
+def computer_move(game, depth):
+    """The move the computer makes: the search's (`sowlight hint`), but a handful in a free placing
+    stage (Lane, the Egyptian games).  No placement changes the score, so the search would put
+    one seed at a time into the first pit; the computer spreads the seeds instead: a handful
+    of the even share into the pit that holds the fewest."""
+    moves = game.legal_moves()
+    if moves and all(isinstance(m, tuple) and len(m) == 3 and m[0] == "place" for m in moves):
+        most = {}
+        for _, pit, count in moves:
+            most[pit] = max(most.get(pit, 0), count)
+        pit = min(most, key=lambda p: (game.pits[p], p))
+        share = max(1, game.outside() // len(most))
+        return ("place", pit, min(share, most[pit]))
+    return best_move(game, depth=depth).best
+
+
 class TerminalGame:
     """The game loop, with its input and output given (so it can be scripted)."""
 
@@ -131,7 +147,7 @@ class TerminalGame:
     def computer_move(self):
         g = self.game
         player = g.to_move
-        move = best_move(g, depth=self.depth).best
+        move = computer_move(g, self.depth)
         name = g.move_name(move)
         trace = g.play(move)
         self.report(player, name, trace, who="computer (player %d)" % player)
