@@ -28,7 +28,7 @@ from mancala.search import best_move
 
 from . import archive, link, paths, ports, render
 from .screen import open_screen
-from .boardview import BoardViewError, RealSeeds, open_board, steps_of
+from .boardview import BoardViewError, RealSeeds, game_of, open_board, steps_of
 from .play import computer_move
 from .robot import Robot, RobotError
 from .sync import SyncError, sync
@@ -109,6 +109,12 @@ class BoardGame:
             return
         roles = view.roles_by_game_cell(game)
         phase = state.get("phase")
+        if phase in ("await_lift", "turn_over"):
+            # The pit a seed went into unseen keeps blinking that (the `leds` message names only
+            # the trail) while it is one the player to move may lift: say both.
+            starts = set(m if isinstance(m, int) else m[0] for m in game.legal_moves()
+                         if isinstance(m, int) or (isinstance(m, tuple) and m and isinstance(m[0], int)))
+            roles = {c: ("lift_trail", 1) if r == "trail" and c in starts else (r, k) for c, (r, k) in roles.items()}
         if phase == "over":
             # The board lights the winner's pits in the player's colour: not a pit to lift now.
             roles = {c: ("won" if r == "lift" else r, k) for c, (r, k) in roles.items()}
@@ -119,6 +125,12 @@ class BoardGame:
             extra.append("in the hand: %d" % view.seeds["hand"])
         if state.get("hint"):
             extra.append("hints on")
+        hand = view.seeds.get("hand") if view.seeds is not None else None
+        if phase == "sowing" and not hand and "trail" in [r for r, _ in roles.values()] \
+                and not [r for r, _ in roles.values() if r in ("drop", "take", "relay", "choice", "error")]:
+            # The board cannot see the seeds marked t go in: it waits to be told.
+            extra.append("the seeds marked t are in? then press confirm (%s)"
+                         % ("type `confirm`" if view.virtual else "the board's button"))
         if phase not in ("await_lift", "turn_over", "sowing"):
             extra.append({"choice": "a choice: do one of the steps marked ?",
                           "mismatch": "the board flags a mistake: put it right (or undo)",
@@ -133,7 +145,7 @@ class BoardGame:
         if kind == "move":
             self.reports.append(p)
         elif kind == "log" and p.get("level") in ("warn", "error"):
-            self.say("board: %s" % p.get("msg"))
+            self.say("board: %s" % self.named(str(p.get("msg"))))
         elif kind == link.LINK and p.get("status") == "down":
             self.say("the link to the board is down (%s): waiting for it" % p.get("reason"))
 
@@ -222,7 +234,7 @@ class BoardGame:
                 self.say("the hands stopped: %s" % e)
                 self.say("(undo takes the move back; or be the hands: lift, drop, take, confirm)")
             except link.BoardError as e:
-                self.say("the board says no: %s" % e.msg)
+                self.say("the board says no: %s" % self.named(e.msg))
 
     def wait_line(self, prompt):
         """The next line typed; meanwhile the board is followed (and drawn when it changes)."""
@@ -426,14 +438,20 @@ class BoardGame:
             self.say("%s which pit? e.g. `%s %s`" % (act, act, game.move_name(game.legal_moves()[0]) if game else "A"))
             return
         try:
-            cell = self.cell(game, words[0])
+            cell, more = self.cell_words(game, words)
             fields = {"cell": cell}
-            more = words[1:]
             if act == "take":
-                if more and more[0] == "to":
+                if more and more[0].lower() == "to":
                     more = more[1:]
+                if more and more[0].lower() in ("off", "out"):
+                    fields["to"] = -1
+                elif more:
+                    fields["to"], more = self.cell_words(game, more)
+                else:
+                    fields["to"] = self.take_to(game)
                 if more:
-                    fields["to"] = -1 if more[0] in ("off", "out") else self.cell(game, " ".join(more))
+                    raise ValueError("take names a pit, then where to: `take %s to store %d` (or `off`)"
+                                     % (words[0], game.to_move))
             elif more:
                 if not more[0].isdigit() or int(more[0]) < 1:
                     raise ValueError("%s takes a number of seeds after the pit, like `%s %s 2`" % (act, act, words[0]))
@@ -443,15 +461,33 @@ class BoardGame:
             return
         seen = view.leds_seen
         unseen = act == "drop" and self.robot is not None and not self.robot._sees_drop(cell)
+        lit = (view.lit or {}).get(cell, ("", 0))[0]
         try:
             view.sim(act, **fields)
         except link.BoardError as e:
-            self.say("the hands cannot: %s" % e.msg)
+            self.say("the hands cannot: %s" % self.named(e.msg))
             return
+        if unseen and lit not in ("drop", "trail", "need"):
+            # The board cannot flag what its sensors cannot see: say it here.
+            self.say("the sensors cannot see a seed dropped into %s (it holds seeds already), and no seed was "
+                     "asked for there: the board goes on as if it had not happened (undo puts it right)"
+                     % self.robot.name(cell))
         # The board answers what it sees at once, and flags what it did not expect once the
         # board has been still a moment (settle_ms): wait for either.
         view.wait_for(lambda: view.leds_seen > seen, 0.1 if unseen else SETTLE_S)
         self.after_act()
+
+    def take_to(self, game):
+        """Where `take PIT` puts the seeds when not told: where the LEDs say (`dest`), else the
+        store of the player to move."""
+        dest = self.view.cells("dest")
+        if dest:
+            return dest[0]
+        c = self.view.cells_of(game)[game.store(game.to_move)]
+        if c < 0:
+            raise ValueError("this board has no store for player %d: say where the seeds go, "
+                             "`take PIT to PIT` or `take PIT off`" % game.to_move)
+        return c
 
     def after_act(self):
         self.view.refresh()
@@ -460,26 +496,56 @@ class BoardGame:
         if not self.tell_moves():
             self.show()
 
+    def cell_words(self, game, words):
+        """(board cell, the words left) of a cell named at the start of `words`: a pit name,
+        or a store: `store 0`, `store0`, or `store` (the player to move's)."""
+        first = words[0]
+        if first.lower().startswith("store"):
+            number = first[5:]
+            rest = words[1:]
+            if not number and rest and rest[0].isdigit():
+                number, rest = rest[0], rest[1:]
+            return self.cell(game, "store %s" % (number if number else game.to_move)), rest
+        return self.cell(game, first), words[1:]
+
     def cell(self, game, name):
         """The board cell of a pit name (or 'store 0')."""
         gmap = self.view.cells_of(game)
         text = name.strip()
+        stores = ["store %d" % p for p in range(game.players) if gmap[game.store(p)] >= 0]
         if text.lower().startswith("store"):
             try:
                 p = int(text[5:].strip())
-                c = gmap[game.n_pits + p]
+                c = gmap[game.n_pits + p] if 0 <= p < game.players else -1
             except (ValueError, IndexError):
                 c = -1
             if c < 0:
-                raise ValueError("there is no %s on this board" % text)
+                raise ValueError("there is no %s on this board%s" % (text, ": its stores are " + ", ".join(stores)
+                                                                     if stores else " (it has no stores)"))
             return c
         for i in range(game.n_pits):
             if render.cell_name(game, i) == text:
                 if gmap[i] < 0:
                     break
                 return gmap[i]
-        raise ValueError("%r is not a pit of %s: the pits are %s, and store 0, store 1"
-                         % (text, game.title, " ".join(render.cell_name(game, i) for i in range(game.n_pits))))
+        raise ValueError("%r is not a pit of %s: the pits are %s%s"
+                         % (text, game.title, " ".join(render.cell_name(game, i) for i in range(game.n_pits)),
+                            ", and " + ", ".join(stores) if stores else ""))
+
+    def named(self, text):
+        """A board's message with its cell numbers said as the game's pit names ("cell 3" -> "D")."""
+        import re
+        state = self.view.state
+        try:
+            game = game_of(state)        # names only: no journal to read (this may run amid events)
+        except (KeyError, TypeError, ValueError, mancala.RulesError):
+            return text
+        gmap = self.view.cells_of(game)
+
+        def name(m):
+            c = int(m.group(1))
+            return render.cell_name(game, gmap.index(c)) if c in gmap else m.group(0)
+        return re.sub(r"\bcell (\d+)", name, text)
 
 
 def _countable_ways(variant, options):

@@ -8,6 +8,7 @@ MARKS = {
     "hint": ("H", "the hint: the suggested pit"),
     "drop": ("v", "drop one seed here next"),
     "trail": ("t", "a seed to drop here that the sensors cannot see (the LED stays lit until the next lift)"),
+    "lift_trail": ("^t", "a pit the player to move may lift, once its seed marked t is in"),
     "relay": ("R", "lift these seeds again and sow on"),
     "take": ("T", "take these seeds (a capture)"),
     "dest": ("<", "... and put them here"),
