@@ -93,6 +93,7 @@ class BoardGame:
         self.hand_acts = []        # what the robot's hands did for the move being made
         self.archived = None       # (archive game number, path) once synced
         self.announced = None      # the (game, ply) whose computer move was announced
+        self._unseen = (None, {})  # (view.leds_seen, {cell: seeds}): drops the sensors cannot see, typed since
         self.view.watchers.append(self._event)
 
     # ----- output -----------------------------------------------------------------------------
@@ -467,10 +468,16 @@ class BoardGame:
         except link.BoardError as e:
             self.say("the hands cannot: %s" % self.named(e.msg))
             return
-        if unseen and lit not in ("drop", "trail", "need"):
+        if unseen:
+            if self._unseen[0] != seen:
+                self._unseen = (seen, {})
+            done = self._unseen[1]
+            done[cell] = done.get(cell, 0) + 1
+            want = (view.lit or {}).get(cell, ("", 0))
+        if unseen and (lit not in ("drop", "trail", "need") or lit == "trail" and done[cell] > want[1]):
             # The board cannot flag what its sensors cannot see: say it here.
-            self.say("the sensors cannot see a seed dropped into %s (it holds seeds already), and no seed was "
-                     "asked for there: the board goes on as if it had not happened (undo puts it right)"
+            self.say("the sensors cannot see a seed dropped into %s (it holds seeds already), and the lights "
+                     "asked for no more there: the board goes on as if it had not happened (undo puts it right)"
                      % self.robot.name(cell))
         # The board answers what it sees at once, and flags what it did not expect once the
         # board has been still a moment (settle_ms): wait for either.

@@ -1,0 +1,92 @@
+"""`sowlight play` as a new user met it: what the first trial found, each run through the CLI on a
+virtual board (or in the terminal alone) as a user types it."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="virtual boards need pseudo-terminals")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LOAD_CELLS = os.path.join(ROOT, "hardware", "examples", "2x6-stores-hx711.json")
+
+
+@pytest.fixture(autouse=True)
+def archive_in_tmp(tmp_path, monkeypatch):
+    path = str(tmp_path / "archive.sqlite3")
+    monkeypatch.setenv("SOWLIGHT_DB", path)
+    return path
+
+
+def sowlight(*args, input=None, timeout=240):
+    return subprocess.run([sys.executable, "-m", "sowlight", *args], input=input, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def after(out, text):
+    assert text in out, out[-3000:]
+    return out[out.index(text) + len(text):]
+
+
+def test_a_capture_after_unseen_drops_asks_for_confirm_and_take_puts_the_seeds_in_the_store():
+    # F d B a, then E by hand: its last seed lands unseen in d (it holds one), a capture of two.
+    script = ["F", "d", "B", "a", "lift E", "drop F", "drop a", "drop b", "drop c", "drop d", "take d",
+              "take d", "drop store 1", "drop store1", "take b to store", "drop store 7", "quit"]
+    r = sowlight("play", "--virtual", "--vs", "human", input="\n".join(script) + "\n")
+    out = r.stdout
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    rest = after(out, "the seeds marked t are in? then press confirm (type `confirm`)")
+    rest = after(rest, "player 0 plays E")
+    assert "take 2 from d to store 0" in rest and "( 2) store 0" in rest           # no seed lost
+    assert "the hands cannot: d is empty: there is nothing to take" in rest         # a pit's name, not its cell
+    assert rest.count("the hands cannot: the hand is empty") == 2                   # store 1 and store1 both named
+    assert "there is no store 7 on this board: its stores are store 0, store 1" in rest
+    (game,) = json.loads(sowlight("games", "list", "--json").stdout)
+    assert game["moves"] == 5
+
+
+def test_a_pit_the_player_may_lift_where_an_unseen_seed_went_is_marked_so():
+    r = sowlight("play", "--virtual", "--vs", "human", input="C\nquit\n")
+    rest = after(r.stdout, "player 0 plays C")
+    picture = rest.split("player 1>")[0]
+    marks = [l for l in picture.splitlines() if "^" in l][0]
+    assert marks.split() == ["^"] * 5 + ["^t"]             # f e d c b, and a with C's last seed
+    assert "^t  a pit the player to move may lift, once its seed marked t is in" in picture
+
+
+def test_a_wrong_drop_the_sensors_cannot_see_is_said():
+    r = sowlight("play", "--virtual", "--vs", "human", input="lift C\ndrop D\ndrop D\nquit\n")
+    out = r.stdout
+    assert out.count("the sensors cannot see a seed dropped into D") == 1, out[-3000:]
+
+
+def test_kiothi_against_the_computer_passes_its_redeployment_on_the_board():
+    r = sowlight("play", "--virtual", "-v", "kiothi", "--depth", "1", input="pass\nmoves\nquit\n")
+    out = r.stdout
+    assert "does not take it" not in out + r.stderr, out[-3000:] + r.stderr
+    assert "player 0 plays pass" in out
+    assert "computer (player 1) plays" in after(out, "player 0 plays pass")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+
+
+def test_egyptian_mankalah_on_a_board_that_cannot_count_names_what_plays_it():
+    r = sowlight("play", "-v", "egyptian mankalah", "--virtual", input="quit\n")
+    out = r.stdout
+    assert "occupancy sensors cannot count them" in out
+    assert "sowlight play -v egyptian-simple -o setup=even" in out
+    assert "--preset %s" % LOAD_CELLS in out
+
+
+def test_the_computer_places_handfuls_in_the_terminal_and_on_a_board_with_load_cells():
+    r = sowlight("play", "--no-board", "-v", "egyptian-simple", "--vs", "self", "--depth", "1", input="")
+    assert r.returncode == 0, r.stdout[-2000:]
+    placed = [l for l in r.stdout.splitlines() if l.strip().startswith("place ")]
+    assert 12 <= len(placed) <= 40 and "place 6 in A" in placed[0]          # handfuls, spread over the pits
+    # On a board: the computer (the distributor) places, then it is the chooser's turn.
+    r = sowlight("play", "-v", "egyptian-simple", "--virtual", "--preset", LOAD_CELLS, "--depth", "1",
+                 input="quit\n")
+    out = r.stdout
+    assert out.count("computer (player 1) plays") >= 12, out[-3000:]
+    assert "place 6 in A" in out and "Traceback" not in r.stderr
