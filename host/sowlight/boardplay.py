@@ -76,13 +76,14 @@ class BoardGame:
     """The game on a board, with its input and output given (so it can be scripted)."""
 
     def __init__(self, conn, variant=None, options=None, computer=(), depth=6, read=input, out=None,
-                 err=sys.stderr, store=None, seed=None, screen=None):
+                 err=sys.stderr, store=None, seed=None, screen=None, names=()):
         self.conn = conn
         self.view = conn.view
         self.variant = variant
         self.options = dict(options or {})
         self.computer = set(computer)
         self.depth = depth
+        self.names = list(names)   # the players' names given (--names), by player
         self.screen = screen if screen is not None else open_screen(read, out)
         self.err = err
         self.store = store
@@ -184,6 +185,15 @@ class BoardGame:
         for g in self.store.games(board=self.view.board_id):
             if g["board_game"] == state.get("game"):
                 self.archived = (g["number"], self.store.path)
+                names = self.player_names(len(g["players"]))
+                if g["players"] != names and (self.names or all(p == "?" for p in g["players"])):
+                    # The journal does not hold who played: the archive hears it from here.
+                    self.store.set_players(g["number"], names)
+
+    def player_names(self, players):
+        """Who plays each side: the name given (--names), else the computer or a person."""
+        return [self.names[p] if p < len(self.names) and self.names[p]
+                else "computer (depth %d)" % self.depth if p in self.computer else "human" for p in range(players)]
 
     # ----- the loop -----------------------------------------------------------------------------
 
@@ -607,7 +617,7 @@ def run(args, options, computer):
             return 1
         try:
             bg = BoardGame(conn, variant=args.variant, options=options, computer=computer, depth=args.depth,
-                           store=store, seed=args.seed)
+                           store=store, seed=args.seed, names=args.names or ())
             try:
                 status = bg.run()
             except (BoardViewError, link.LinkError) as e:

@@ -48,23 +48,18 @@ def computer_move(game, depth):
 class TerminalGame:
     """The game loop, with its input and output given (so it can be scripted)."""
 
-    def __init__(self, game, computer=(), depth=6, read=input, out=None, log=None, screen=None, names=None):
+    def __init__(self, game, computer=(), depth=6, read=input, out=None, log=None, screen=None):
         self.game = game
         self.computer = set(computer)
         self.depth = depth
         self.screen = screen if screen is not None else open_screen(read, out)
         self.log = log  # an archive.Recorder, or None
-        self.names = names or {}        # player -> the name given with --names
 
     def say(self, text=""):
         self.screen.say(text)
 
     def show(self, final=False):
         self.screen.show(render.board(self.game), final=final)
-
-    def who(self, player):
-        name = self.names.get(player)
-        return "player %d%s" % (player, " (%s)" % name if name else "")
 
     def run(self):
         with self.screen:
@@ -186,6 +181,11 @@ def run(args):
         except (ValueError, mancala.RulesError) as e:
             print("sowlight play: %s" % e, file=sys.stderr)
             return 2
+        players = mancala.Game(args.variant, **options).players if args.variant else 2
+        if args.names and len(args.names) > players:
+            print("sowlight play: --names gives %d names, and the game has %d players" % (len(args.names), players),
+                  file=sys.stderr)
+            return 2
         if args.computer and any(p not in (0, 1) for p in args.computer):
             print("sowlight play: --computer names a player, 0 or 1", file=sys.stderr)
             return 2
@@ -202,6 +202,10 @@ def run_terminal(args):
         print("sowlight play: %s" % e, file=sys.stderr)
         return 2
     computer = computer_players(args, game.players)
+    if args.names and len(args.names) > game.players:
+        print("sowlight play: --names gives %d names, and the game has %d players" % (len(args.names), game.players),
+              file=sys.stderr)
+        return 2
     if not 0 <= args.play_as < game.players:
         print("sowlight play: --play-as must be a player from 0 to %d" % (game.players - 1), file=sys.stderr)
         return 2
@@ -212,7 +216,8 @@ def run_terminal(args):
         except archive.ArchiveError as e:
             print("sowlight play: %s\n(or play without recording the game: sowlight play --no-archive)" % e, file=sys.stderr)
             return 2
-        players = ["computer (depth %d)" % args.depth if p in computer else "human" for p in range(game.players)]
+        players = [args.names[p] if p < len(args.names or ()) and args.names[p] else
+                   "computer (depth %d)" % args.depth if p in computer else "human" for p in range(game.players)]
         log = archive.Recorder(arc, game, players, warn=lambda text: print("sowlight play: " + text, file=sys.stderr))
     try:
         status = TerminalGame(game, computer=computer, depth=args.depth, log=log).run()
@@ -239,6 +244,8 @@ def register(sub, board_sub):
                    help="the computer plays player P (repeat for both); instead of --vs/--play-as")
     p.add_argument("--depth", type=int, default=6, help="how many moves ahead the computer looks (default 6)")
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a variant option, e.g. -o grand_slam=illegal")
+    p.add_argument("--names", type=_names, metavar='"A; B"',
+                   help="the players' names, player 0 first, separated by ';' (kept in the archive)")
     p.add_argument("--db", metavar="PATH", help="the archive the game is saved in (default: $SOWLIGHT_DB, else the user data directory)")
     p.add_argument("--no-archive", action="store_true", help="do not save the game in the archive")
     b = p.add_argument_group("the board")
@@ -254,6 +261,18 @@ def register(sub, board_sub):
     b.add_argument("--preset", metavar="P", help="the virtual board's preset (default: the smallest that plays the game)")
     b.add_argument("--seed", type=int, metavar="S", help="seed of the virtual board's robot hands' choices")
     p.set_defaults(func=run)
+
+
+def _names(text):
+    import argparse
+    names = [n.strip() for n in text.split(";")]
+    if not any(names) or len(names) > 4:
+        raise argparse.ArgumentTypeError('the names of the players, player 0 first, separated by ";", like '
+                                         '"Ama; Kofi", not %r' % text)
+    for n in names:
+        if any(ord(c) < 32 or ord(c) == 127 for c in n) or len(n) > 60:
+            raise argparse.ArgumentTypeError("a player's name is a line of text of up to 60 characters, not %r" % n)
+    return names
 
 
 def _usb_id(text):
