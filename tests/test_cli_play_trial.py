@@ -90,3 +90,60 @@ def test_the_computer_places_handfuls_in_the_terminal_and_on_a_board_with_load_c
     out = r.stdout
     assert out.count("computer (player 1) plays") >= 12, out[-3000:]
     assert "place 6 in A" in out and "Traceback" not in r.stderr
+
+
+def games():
+    r = sowlight("games", "list", "--json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_names_are_recorded_in_the_terminal_and_on_a_board():
+    sowlight("play", "--no-board", "--vs", "human", "--names", "Ama; Kofi", input="C\nquit\n")
+    sowlight("play", "--virtual", "--depth", "1", "--names", "Ama", input="C\nquit\n")
+    sowlight("play", "--virtual", "--depth", "1", input="C\nquit\n")
+    assert [g["players"] for g in games()] == [["Ama", "Kofi"], ["Ama", "computer (depth 1)"],
+                                              ["human", "computer (depth 1)"]]
+    r = sowlight("play", "--no-board", "--names", "A; B; C", input="quit\n")
+    assert r.returncode == 2 and "--names gives 3 names, and the game has 2 players" in r.stderr
+
+
+def test_an_unfinished_game_is_played_on_with_game_in_the_terminal_and_on_a_board():
+    sowlight("play", "--no-board", "--vs", "human", input="C\nf\nquit\n")
+    r = sowlight("play", "--no-board", "--vs", "human", "--game", "1", input="moves\nB\nquit\n")
+    assert r.returncode == 1 and "playing on game 1" in r.stderr and "saved as game 1" in r.stderr
+    assert "legal moves: A B C D E F" in r.stdout and "player 0 plays B" in r.stdout
+    (g,) = games()
+    assert g["moves"] == 3
+    shown = sowlight("games", "show", "1").stdout
+    assert "1. C f 2. B *" in shown
+    # On a board: set to the position (the hands lay the seeds out), then the computer plays on.
+    r = sowlight("play", "--virtual", "--depth", "1", "--game", "1", input="moves\nquit\n")
+    out = r.stdout
+    assert "set to the archived game's position after 3 moves" in out, out[-3000:] + r.stderr
+    assert "computer (player 1) plays" in out and "Traceback" not in r.stderr
+    assert "[ 5][ 0][ 2][ 7][ 6][ 6]" in out                 # the position after C f B, player 0's row
+    # What cannot be played on is said.
+    r = sowlight("play", "--no-board", "--game", "9")
+    assert r.returncode == 1 and "sowlight games list" in r.stderr
+    sowlight("play", "--no-board", "-v", "kalah", "-o", "seeds=1", "--vs", "self", "--depth", "1", input="")
+    over = [g for g in games() if g["result"] != "*"][0]["number"]
+    r = sowlight("play", "--no-board", "--game", str(over))
+    assert r.returncode == 1 and "is over" in r.stderr and "sowlight replay %d" % over in r.stderr
+
+
+def test_an_unfinished_game_of_a_board_that_is_gone_is_deleted_with_force():
+    sowlight("play", "--virtual", "--vs", "human", input="C\nquit\n")
+    r = sowlight("games", "delete", "1", "--yes")
+    assert r.returncode == 1 and "sowlight games delete 1 --force" in r.stderr
+    r = sowlight("games", "delete", "1", "--yes", "--force")
+    assert r.returncode == 0 and games() == []
+
+
+def test_version_and_every_sub_command_says_what_it_does():
+    r = sowlight("--version")
+    assert r.returncode == 0 and r.stdout.startswith("sowlight 0.")
+    r = sowlight("games", "list", "--help")
+    assert "List the games in the archive." in r.stdout
+    r = sowlight("variants")
+    assert "1 player " in r.stdout and "1 players" not in r.stdout

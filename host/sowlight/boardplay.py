@@ -76,7 +76,7 @@ class BoardGame:
     """The game on a board, with its input and output given (so it can be scripted)."""
 
     def __init__(self, conn, variant=None, options=None, computer=(), depth=6, read=input, out=None,
-                 err=sys.stderr, store=None, seed=None, screen=None, names=()):
+                 err=sys.stderr, store=None, seed=None, screen=None, names=(), resume=None):
         self.conn = conn
         self.view = conn.view
         self.variant = variant
@@ -84,6 +84,7 @@ class BoardGame:
         self.computer = set(computer)
         self.depth = depth
         self.names = list(names)   # the players' names given (--names), by player
+        self.resume = resume       # an archived game to play on (--game): the rules core's game
         self.screen = screen if screen is not None else open_screen(read, out)
         self.err = err
         self.store = store
@@ -208,7 +209,10 @@ class BoardGame:
         self.say("%s - type help for commands" % view.describe())
         self.lines = _Lines(self.screen.read)
         state = view.look()
-        if self.variant or state.get("game") is None or state.get("phase") == "over":
+        if self.resume is not None:
+            if not self.resume_game(self.resume):
+                return 1
+        elif self.variant or state.get("game") is None or state.get("phase") == "over":
             if not self.new_game(self.variant or "oware", self.options):
                 return 1
         else:
@@ -318,6 +322,28 @@ class BoardGame:
         self.say("new game %d: %s" % (reply["game"], variant))
         self.view.refresh()
         self.set_up()
+        return True
+
+    def resume_game(self, game):
+        """An archived game played on: a new game on the board, set to its position."""
+        try:
+            reply = self.conn.link.request("new_game", {"variant": game.id, "options": dict(self.options)})
+            self.view.refresh()
+            self.set_up()
+            pos = {"pits": list(game.pits), "stores": list(game.stores), "to_move": game.to_move}
+            self.conn.link.request("set_pos", {"pos": pos})
+        except link.BoardError as e:
+            self.say("cannot play it on this board: %s" % self.named(e.msg))
+            return False
+        self.say("board game %d: %s set to the archived game's position after %d moves" % (reply["game"], game.title,
+                                                                                            game.ply))
+        self.view.refresh()
+        if self.robot is not None:
+            self.say("the hands set the seeds out as the position has them")
+            self.robot.put_right()
+            del self.hand_acts[:]
+        else:
+            self.say("set the seeds out as the picture shows (the LEDs flag a pit that is not right), then play on")
         return True
 
     def set_up(self):
@@ -597,7 +623,7 @@ def _countable_ways(variant, options):
     return out
 
 
-def run(args, options, computer):
+def run(args, options, computer, resume=None):
     """`sowlight play` with a board (play.py parses the command line)."""
     store = None
     if not args.no_archive:
@@ -617,7 +643,7 @@ def run(args, options, computer):
             return 1
         try:
             bg = BoardGame(conn, variant=args.variant, options=options, computer=computer, depth=args.depth,
-                           store=store, seed=args.seed, names=args.names or ())
+                           store=store, seed=args.seed, names=args.names or (), resume=resume)
             try:
                 status = bg.run()
             except (BoardViewError, link.LinkError) as e:

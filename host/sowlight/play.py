@@ -169,10 +169,56 @@ def computer_players(args, players=2):
     return []
 
 
+class ResumeError(ValueError):
+    """An archived game that cannot be played on; the message says why and what to do."""
+
+
+def archived_game(args):
+    """`--game N`: (the archived game's record, the game at its last move).  The record's variant
+    and options are the game's; --variant and -o may only repeat them."""
+    try:
+        arc = archive.Archive(paths.archive_path(args.db))
+    except archive.ArchiveError as e:
+        raise ResumeError(str(e))
+    try:
+        d = arc.game(args.game)
+    except archive.ArchiveError as e:
+        raise ResumeError("%s (`sowlight games list` shows the games)" % e)
+    finally:
+        arc.close()
+    if d["result"] != "*":
+        raise ResumeError("game %d is over (%s): there is nothing to play on (`sowlight replay %d` shows it)"
+                          % (d["number"], d["result"], d["number"]))
+    from . import gamerecord
+    game = gamerecord.position_game(d["start"])
+    for e in d["moves"]:
+        if e.get("kind", "move") != "move":
+            raise ResumeError("game %d holds a %s, which cannot be played on from here" % (d["number"], e["kind"]))
+        game.play(gamerecord.move_from_json(e["move"]))
+    if args.variant and mancala.Game(args.variant).id != game.id:
+        raise ResumeError("game %d is %s, not %s: leave out --variant" % (d["number"], game.title, args.variant))
+    if args.option:
+        raise ResumeError("game %d keeps its own options (%s): leave out -o"
+                          % (d["number"], ", ".join("%s=%s" % kv for kv in sorted(d["options"].items())) or "none"))
+    return d, game
+
+
 def run(args):
     if args.depth < 1:
         print("sowlight play: --depth must be 1 or more", file=sys.stderr)
         return 2
+    resumed = None
+    if args.game is not None:
+        if args.no_archive:
+            print("sowlight play: --game plays on a game of the archive, and --no-archive leaves it out", file=sys.stderr)
+            return 2
+        try:
+            resumed = archived_game(args)
+        except (ResumeError, mancala.RulesError) as e:
+            print("sowlight play: %s" % e, file=sys.stderr)
+            return 1
+        args.variant = resumed[1].id
+        args.option = ["%s=%s" % kv for kv in sorted(resumed[0]["options"].items())]
     if not args.no_board:
         try:
             options = parse_options(args.option)
@@ -190,14 +236,14 @@ def run(args):
             print("sowlight play: --computer names a player, 0 or 1", file=sys.stderr)
             return 2
         from . import boardplay
-        return boardplay.run(args, options, computer_players(args))
-    return run_terminal(args)
+        return boardplay.run(args, options, computer_players(args), resume=resumed and resumed[1])
+    return run_terminal(args, resumed)
 
 
-def run_terminal(args):
+def run_terminal(args, resumed=None):
     try:
         options = parse_options(args.option)
-        game = mancala.Game(args.variant or "oware", **options)
+        game = mancala.Game(args.variant or "oware", **options) if resumed is None else resumed[1]
     except (ValueError, mancala.RulesError) as e:
         print("sowlight play: %s" % e, file=sys.stderr)
         return 2
@@ -219,6 +265,14 @@ def run_terminal(args):
         players = [args.names[p] if p < len(args.names or ()) and args.names[p] else
                    "computer (depth %d)" % args.depth if p in computer else "human" for p in range(game.players)]
         log = archive.Recorder(arc, game, players, warn=lambda text: print("sowlight play: " + text, file=sys.stderr))
+        if resumed is not None:
+            # The moves from here on go into the archived game itself.
+            d = resumed[0]
+            log.number, log.start, log.started = d["number"], d["start"], d["started"]
+            if args.names:
+                arc.set_players(d["number"], players)
+            print("playing on game %d (%s, %d moves played)" % (d["number"], "; ".join(d["players"]), game.ply),
+                  file=sys.stderr)
     try:
         status = TerminalGame(game, computer=computer, depth=args.depth, log=log).run()
     finally:
@@ -246,6 +300,8 @@ def register(sub, board_sub):
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a variant option, e.g. -o grand_slam=illegal")
     p.add_argument("--names", type=_names, metavar='"A; B"',
                    help="the players' names, player 0 first, separated by ';' (kept in the archive)")
+    p.add_argument("--game", metavar="N", help="play on an unfinished game of the archive (its number or id); "
+                                                "on a board, the board is set to its position first")
     p.add_argument("--db", metavar="PATH", help="the archive the game is saved in (default: $SOWLIGHT_DB, else the user data directory)")
     p.add_argument("--no-archive", action="store_true", help="do not save the game in the archive")
     b = p.add_argument_group("the board")
