@@ -147,3 +147,56 @@ def test_version_and_every_sub_command_says_what_it_does():
     assert "List the games in the archive." in r.stdout
     r = sowlight("variants")
     assert "1 player " in r.stdout and "1 players" not in r.stdout
+
+
+def test_a_board_that_goes_away_is_said_and_the_game_stops_without_a_long_wait(tmp_path):
+    import time
+    board = subprocess.Popen([sys.executable, "-m", "sowlight", "board", "virtual", "--variant", "oware"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = board.stdout.readline().strip()
+        play = subprocess.Popen([sys.executable, "-m", "sowlight", "play", "--port", port, "--wait", "2",
+                                 "--vs", "human"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        play.stdin.write("C\n")
+        play.stdin.flush()
+        time.sleep(4)
+    finally:
+        board.terminate()
+        board.wait(30)
+    time.sleep(4)                       # more than --wait: it is said
+    start = time.monotonic()
+    out, err = play.communicate("quit\n", timeout=60)
+    assert time.monotonic() - start < 8, err
+    assert "the link to the board is down" in out
+    assert "the board has been gone for 2 s: the game is kept in its journal" in out
+    assert "not archived yet: the board is not connected" in err and "Traceback" not in err
+
+
+def test_after_the_board_restarts_the_screen_shows_it_as_it_is_now():
+    import io
+    import time
+    from sowlight import boardplay, boardview
+    conn = boardview.open_board(virtual="always", variant="oware")
+    script = iter(["C", None, "board", "quit"])
+
+    def read(prompt):
+        line = next(script)
+        if line is None:                # the board is reset (its button): a new hello, the game from its journal
+            end = time.monotonic() + 60
+            while "player 0 plays C" not in out.getvalue() and time.monotonic() < end:
+                time.sleep(0.1)
+            time.sleep(1)
+            conn.virtual.reset()
+            time.sleep(3)
+            line = next(script)
+        return line
+    out = io.StringIO()
+    try:
+        bg = boardplay.BoardGame(conn, variant="oware", computer=[], read=read, out=out)
+        bg.run()
+    finally:
+        conn.close()
+    text = out.getvalue()
+    rest = after(text, "the board restarted: its game is read again from its journal")
+    assert "player 1 <- to move" in rest and "[ 4][ 4][ 0][ 5][ 5][ 5]" in rest, text[-3000:]

@@ -22,6 +22,7 @@ import queue
 import random
 import sys
 import threading
+import time
 
 import mancala
 from mancala.search import best_move
@@ -60,7 +61,7 @@ class _Lines:
         while True:
             try:
                 line = self.read("")
-            except (EOFError, KeyboardInterrupt):
+            except BaseException:      # end of input, Ctrl-C, or input that cannot be read: the game stops
                 self.q.put(_EOF)
                 return
             self.q.put(line)
@@ -76,7 +77,7 @@ class BoardGame:
     """The game on a board, with its input and output given (so it can be scripted)."""
 
     def __init__(self, conn, variant=None, options=None, computer=(), depth=6, read=input, out=None,
-                 err=sys.stderr, store=None, seed=None, screen=None, names=(), resume=None):
+                 err=sys.stderr, store=None, seed=None, screen=None, names=(), resume=None, wait=10.0):
         self.conn = conn
         self.view = conn.view
         self.variant = variant
@@ -85,6 +86,10 @@ class BoardGame:
         self.depth = depth
         self.names = list(names)   # the players' names given (--names), by player
         self.resume = resume       # an archived game to play on (--game): the rules core's game
+        self.wait = wait           # seconds the board may be gone before it is said
+        self.down_since = None     # when the link went down (time.monotonic()), while it is
+        self.gone_told = False
+        self.redraw = False        # the board came back or restarted: look at it again
         self.screen = screen if screen is not None else open_screen(read, out)
         self.err = err
         self.store = store
@@ -151,6 +156,16 @@ class BoardGame:
             self.say("board: %s" % self.named(str(p.get("msg"))))
         elif kind == link.LINK and p.get("status") == "down":
             self.say("the link to the board is down (%s): waiting for it" % p.get("reason"))
+            self.down_since = time.monotonic()
+            self.gone_told = False
+        elif kind == link.LINK and p.get("status") == "up":
+            if self.down_since is not None:
+                self.say("the board is back")
+            self.down_since = None
+            self.redraw = True
+        elif kind == link.LINK and p.get("status") == "board_restarted":
+            self.say("the board restarted: its game is read again from its journal")
+            self.redraw = True
 
     def tell_moves(self):
         """Say the moves the board made since last told, sync them into the archive, show the
@@ -176,6 +191,10 @@ class BoardGame:
 
     def archive(self):
         if self.store is None:
+            return
+        if self.down_since is not None:
+            self.err.write("sowlight play: not archived yet: the board is not connected (its journal keeps the "
+                           "game): run `sowlight sync` when it is back\n")
             return
         try:
             sync(self.conn.link, self.store)
@@ -261,6 +280,21 @@ class BoardGame:
             if line is not None:
                 return line
             self.view.pump()
+            if self.down_since is not None and not self.gone_told and time.monotonic() - self.down_since > self.wait:
+                self.gone_told = True
+                self.say("the board has been gone for %.0f s: the game is kept in its journal. Plug it back in "
+                         "(the game goes on here), or quit: `sowlight play` goes on with it later" % self.wait)
+            if self.redraw and self.down_since is None:
+                # Back, or restarted: what it shows now, not the picture from before.
+                self.redraw = False
+                try:
+                    self.view.look()
+                except link.LinkError:
+                    self.redraw = True
+                    continue
+                self.say("")
+                self.show()
+                return None
             if len(self.view.moves) != moves or self.view.leds_seen != seen:
                 # The board changed by itself (hands on a real board): show it, ask again.
                 self.view.refresh()
@@ -643,7 +677,7 @@ def run(args, options, computer, resume=None):
             return 1
         try:
             bg = BoardGame(conn, variant=args.variant, options=options, computer=computer, depth=args.depth,
-                           store=store, seed=args.seed, names=args.names or (), resume=resume)
+                           store=store, seed=args.seed, names=args.names or (), resume=resume, wait=args.wait)
             try:
                 status = bg.run()
             except (BoardViewError, link.LinkError) as e:

@@ -37,11 +37,14 @@ class PlainScreen:
         self._read = read
         self.out = out if out is not None else sys.stdout
         self._last = None          # the picture printed last, and nothing said since
+        self._closed = False
+        self._pending = b""        # bytes of stdin read, not yet a whole line
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
+        self._closed = True        # a read waiting in another thread ends (EOFError)
         return False
 
     def say(self, text=""):
@@ -60,7 +63,31 @@ class PlainScreen:
 
     def read(self, prompt=""):
         """A line typed (input() writes the prompt)."""
+        if self._read is input and os.name == "posix" and not _is_terminal(sys.stdin) and _fd(sys.stdin) is not None:
+            return self._read_pipe(prompt)
         return self._read(prompt)
+
+    def _read_pipe(self, prompt):
+        """input() from a pipe or a file, in a way another thread can end: the board's input
+        thread must not be left holding stdin when the program exits (Python then aborts)."""
+        import select
+        if prompt:
+            self.out.write(prompt)
+            self.out.flush()
+        fd = sys.stdin.fileno()
+        while b"\n" not in self._pending:
+            if self._closed:
+                raise EOFError
+            if not select.select([fd], [], [], 0.1)[0]:
+                continue
+            data = os.read(fd, 4096)
+            if not data:
+                if self._pending:
+                    break
+                raise EOFError
+            self._pending += data
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode(sys.stdin.encoding or "utf-8", errors="replace").rstrip("\r")
 
     def prompt(self, text):
         """A prompt for a read that is waiting already (the board's input thread): written out."""
@@ -179,6 +206,13 @@ def open_screen(read=input, out=None, stdin=None, stdout=None):
         except Exception:       # no prompt_toolkit, or a console it cannot drive: plain lines still work
             pass
     return PlainScreen(read, out)
+
+
+def _fd(f):
+    try:
+        return f.fileno()
+    except (AttributeError, ValueError, OSError):     # io.UnsupportedOperation is both
+        return None
 
 
 def _is_terminal(f):
