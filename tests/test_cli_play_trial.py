@@ -200,3 +200,19 @@ def test_after_the_board_restarts_the_screen_shows_it_as_it_is_now():
     text = out.getvalue()
     rest = after(text, "the board restarted: its game is read again from its journal")
     assert "player 1 <- to move" in rest and "[ 4][ 4][ 0][ 5][ 5][ 5]" in rest, text[-3000:]
+
+
+def test_ctrl_c_during_the_robots_move_stops_the_game_and_keeps_it():
+    import signal
+    import time
+    play = subprocess.Popen([sys.executable, "-m", "sowlight", "play", "--virtual", "--vs", "self", "--depth", "1"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(10)                       # the board started, a few moves made
+    play.send_signal(signal.SIGINT)
+    out, err = play.communicate(timeout=60)
+    assert play.returncode == 130, out[-2000:] + err
+    assert "interrupted: game stopped" in out and "Traceback" not in err
+    assert "saved as game 1" in err
+    (g,) = games()
+    told = out.count("computer (player ")
+    assert 0 < g["moves"] and told <= g["moves"] <= told + 1     # (one may be journalled, not yet told)

@@ -683,6 +683,12 @@ def run(args, options, computer, resume=None):
             except (BoardViewError, link.LinkError) as e:
                 print("sowlight play: %s" % e, file=sys.stderr)
                 return 1
+            except KeyboardInterrupt:
+                # Ctrl-C, maybe amid a move of the hands: what the board journalled is still
+                # archived below (a virtual board's journal goes when it stops).
+                bg.say("")
+                bg.say("interrupted: game stopped (the move being made is not finished)")
+                status = 130
             bg.archive()
         finally:
             conn.close()
