@@ -216,3 +216,13 @@ def test_ctrl_c_during_the_robots_move_stops_the_game_and_keeps_it():
     (g,) = games()
     told = out.count("computer (player ")
     assert 0 < g["moves"] and told <= g["moves"] <= told + 1     # (one may be journalled, not yet told)
+
+
+def test_undo_after_a_wrong_lift_takes_back_only_the_lift():
+    # Kalah: C ends in the store, another move for player 0; then a pit of player 1 lifted.
+    r = sowlight("play", "--virtual", "-v", "kalah", "--vs", "human", input="C\nlift a\nundo\nmoves\nquit\n")
+    out = r.stdout
+    rest = after(out, "the board flashes: not what it expected")
+    assert "the mistake taken back: the hands put the seeds back" in rest
+    assert "legal moves: A B D E F" in rest                     # C stays played: player 0 moves again
+    assert "C looks empty" not in out and "game stopped (1 moves played)" in rest

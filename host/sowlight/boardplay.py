@@ -90,6 +90,7 @@ class BoardGame:
         self.down_since = None     # when the link went down (time.monotonic()), while it is
         self.gone_told = False
         self.redraw = False        # the board came back or restarted: look at it again
+        self.calm_phase = None     # the phase shown last that was not a mistake flagged
         self.screen = screen if screen is not None else open_screen(read, out)
         self.err = err
         self.store = store
@@ -117,6 +118,8 @@ class BoardGame:
             return
         roles = view.roles_by_game_cell(game)
         phase = state.get("phase")
+        if phase != "mismatch":
+            self.calm_phase = phase
         if phase in ("await_lift", "turn_over"):
             # The pit a seed went into unseen keeps blinking that (the `leds` message names only
             # the trail) while it is one the player to move may lift: say both.
@@ -462,6 +465,18 @@ class BoardGame:
     def undo(self):
         view = self.view
         state = view.refresh()
+        if state.get("phase") == "mismatch" and self.calm_phase not in ("sowing", "choice"):
+            # A mistake before any move began (a pit lifted that may not be): the board's undo
+            # would take back the move before it; putting the seeds right is what undoes it.
+            if self.robot is not None:
+                self.robot.put_right()
+                del self.hand_acts[:]
+                self.say("the mistake taken back: the hands put the seeds back")
+            else:
+                self.say("put the seeds back where the lights show (the board flags what is not right yet)")
+            view.refresh()
+            self.show()
+            return
         if state.get("phase") in ("sowing", "choice", "mismatch"):
             view.press("undo") if view.has_sim() else self.conn.link.request("undo")
             what = "the move in progress taken back"
