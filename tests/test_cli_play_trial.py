@@ -226,3 +226,15 @@ def test_undo_after_a_wrong_lift_takes_back_only_the_lift():
     assert "the mistake taken back: the hands put the seeds back" in rest
     assert "legal moves: A B D E F" in rest                     # C stays played: player 0 moves again
     assert "C looks empty" not in out and "game stopped (1 moves played)" in rest
+
+
+def test_at_the_end_the_winners_pits_are_not_offered_and_the_board_is_drawn_once():
+    r = sowlight("play", "--virtual", "-v", "kalah", "-o", "seeds=1", "--vs", "self", "--depth", "1", input="")
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    end = r.stdout[r.stdout.rindex("computer (player "):]
+    assert end.count("store 1 (") == 1, end                   # one picture after the last move
+    assert "may lift" not in end and "game over" in end
+    last = end.strip().splitlines()[-1]
+    assert "wins" in last or "Draw" in last
+    if "wins" in last:
+        assert "*   the winner's pits (the game is over)" in end
