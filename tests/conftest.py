@@ -43,3 +43,11 @@ def micropython():
     vm = mpvm.MicroPythonVM()
     yield vm
     vm.close()
+
+
+@pytest.fixture
+def archive_in_tmp(tmp_path, monkeypatch):
+    """The archive every game of the test goes into (SOWLIGHT_DB): never the user's. Its path."""
+    path = str(tmp_path / "archive.sqlite3")
+    monkeypatch.setenv("SOWLIGHT_DB", path)
+    return path

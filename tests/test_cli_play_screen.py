@@ -2,25 +2,15 @@
 terminal the board redrawn in place above a prompt with line editing and history."""
 import os
 import select
-import subprocess
 import sys
 import time
 
 import pytest
 
 import mancala
+from clirun import sowlight
 
-
-@pytest.fixture(autouse=True)
-def archive_in_tmp(tmp_path, monkeypatch):
-    path = str(tmp_path / "archive.sqlite3")
-    monkeypatch.setenv("SOWLIGHT_DB", path)
-    return path
-
-
-def sowlight(*args, input=None, timeout=120):
-    return subprocess.run([sys.executable, "-m", "sowlight", *args], input=input, capture_output=True,
-                          text=True, timeout=timeout)
+pytestmark = pytest.mark.usefixtures("archive_in_tmp")
 
 
 def first_board(out, game):

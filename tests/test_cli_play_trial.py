@@ -7,22 +7,13 @@ import sys
 
 import pytest
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="virtual boards need pseudo-terminals")
+from clirun import sowlight
+
+pytestmark = [pytest.mark.skipif(not hasattr(os, "openpty"), reason="virtual boards need pseudo-terminals"),
+              pytest.mark.usefixtures("archive_in_tmp")]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOAD_CELLS = os.path.join(ROOT, "hardware", "examples", "2x6-stores-hx711.json")
-
-
-@pytest.fixture(autouse=True)
-def archive_in_tmp(tmp_path, monkeypatch):
-    path = str(tmp_path / "archive.sqlite3")
-    monkeypatch.setenv("SOWLIGHT_DB", path)
-    return path
-
-
-def sowlight(*args, input=None, timeout=240):
-    return subprocess.run([sys.executable, "-m", "sowlight", *args], input=input, capture_output=True, text=True,
-                          timeout=timeout)
 
 
 def after(out, text):

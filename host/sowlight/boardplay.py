@@ -25,7 +25,6 @@ import threading
 import time
 
 import mancala
-from mancala.search import best_move
 
 from . import archive, link, paths, ports, render
 from .screen import open_screen

@@ -147,7 +147,6 @@ def _store_lines(game, b, width, right, mark_of):
     if game.players > 2:
         return [" " * 8 + "  ".join("store %d %s%s" % (p, box % b[game.store(p)], mark_of(game.store(p)))
                                      for p in range(game.players))]
-    n = game.pits_per_row
     top_cells = set(_rows(game)[0][0][0])
     left = right_ = None
     for p in range(game.players):
