@@ -129,4 +129,16 @@ def test_in_a_terminal_the_board_is_redrawn_in_place_and_the_prompt_has_history(
     # and the old picture is erased, rather than a new board printed below the last.
     assert "\x1b[5A" in out and "\x1b[J" in out
     assert "Traceback" not in out
+    assert out.rindex("\x1b[?2004l") > out.rindex("\x1b[?2004h")     # the terminal given back as it was
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
+def test_on_a_board_the_live_screen_follows_the_hands_and_gives_the_terminal_back(tmp_path):
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1",
+               COLUMNS="100", LINES="40")
+    keys = [("player 0>", "C\r"), ("computer (player 1) plays", ""), ("player 0>", "quit\r")]
+    out, status = _pty_run(["play", "--virtual", "--depth", "1"], keys, env)
+    assert status == 1, out[-3000:]
+    assert "player 0 plays C" in out and "game stopped (2 moves played)" in out and "Traceback" not in out
+    assert out.rindex("\x1b[?2004l") > out.rindex("\x1b[?2004h")
     assert "+moves" in (tmp_path / "data" / "sowlight" / "play-history").read_text()     # kept for the next game

@@ -351,7 +351,7 @@ class BoardGame:
         try:
             reply = self.conn.link.request("new_game", {"variant": variant, "options": options})
         except link.BoardError as e:
-            self.say("no new game: %s" % e.msg)
+            self.say("no new game: %s" % self.named(e.msg))
             for line in _countable_ways(variant, options):
                 self.say("  " + line)
             return False
@@ -483,7 +483,7 @@ class BoardGame:
             try:
                 self.conn.link.request("undo")
             except link.BoardError as e:
-                self.say("nothing to take back (%s)" % e.msg)
+                self.say("nothing to take back (%s)" % self.named(e.msg))
                 return
             state = view.refresh()
             # Against the computer, back to a human's turn.
@@ -626,6 +626,7 @@ class BoardGame:
     def named(self, text):
         """A board's message with its cell numbers said as the game's pit names ("cell 3" -> "D")."""
         import re
+        text = render.printable(text)
         state = self.view.state
         try:
             game = game_of(state)        # names only: no journal to read (this may run amid events)

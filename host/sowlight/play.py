@@ -271,7 +271,8 @@ def run_terminal(args, resumed=None):
             log.number, log.start, log.started = d["number"], d["start"], d["started"]
             if args.names:
                 arc.set_players(d["number"], players)
-            print("playing on game %d (%s, %d moves played)" % (d["number"], "; ".join(d["players"]), game.ply),
+            print("playing on game %d (%s, %d moves played)" % (d["number"], render.printable("; ".join(d["players"])),
+                                                                 game.ply),
                   file=sys.stderr)
     try:
         status = TerminalGame(game, computer=computer, depth=args.depth, log=log).run()

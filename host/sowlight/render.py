@@ -23,6 +23,12 @@ MARKS = {
 }
 
 
+def printable(text):
+    """Text from outside (a board's message, a name in the archive) safe to print: control and
+    escape characters shown as '?', never sent to the terminal."""
+    return "".join(c if c.isprintable() else "?" for c in str(text))
+
+
 def mark(role, count=1):
     """The short text a lit role is drawn as under its pit: 'v', 't3', '+4'."""
     text = MARKS.get(role, ("*", ""))[0]

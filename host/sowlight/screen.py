@@ -119,6 +119,8 @@ class LiveScreen:
         self.prompt_text = "> "
         self.lock = threading.Lock()
         self._patch = None
+        self._closed = False       # the game is over: no more lines are asked for
+        self._reading = False      # a line is being asked for (in some thread)
 
     def __enter__(self):
         from prompt_toolkit.patch_stdout import patch_stdout
@@ -138,21 +140,20 @@ class LiveScreen:
         """A line still being asked for in another thread (the board's input) ends as at Ctrl-D:
         the terminal is given back as it was."""
         import time
+        self._closed = True
         app = self.session.app
-        loop = getattr(app, "loop", None)
-        if not app.is_running or loop is None:
-            return
-
-        def stop():
-            if app.is_running and not app.future.done():
-                app.exit(exception=EOFError())
-        try:
-            loop.call_soon_threadsafe(stop)
-        except RuntimeError:
-            return
         end = time.monotonic() + timeout
-        while app.is_running and time.monotonic() < end:
-            time.sleep(0.01)
+        while self._reading and time.monotonic() < end:
+            loop = getattr(app, "loop", None)
+            if app.is_running and loop is not None:
+                def stop():
+                    if app.is_running and not app.future.done():
+                        app.exit(exception=EOFError())
+                try:
+                    loop.call_soon_threadsafe(stop)
+                except RuntimeError:
+                    pass
+            time.sleep(0.02)
 
     def _message(self):
         from prompt_toolkit.formatted_text import ANSI
@@ -182,7 +183,14 @@ class LiveScreen:
     def read(self, prompt=""):
         if prompt:
             self.prompt(prompt)
-        line = self.session.prompt(self._message)
+        with self.lock:
+            if self._closed:
+                raise EOFError
+            self._reading = True
+        try:
+            line = self.session.prompt(self._message)
+        finally:
+            self._reading = False
         with self.lock:
             asked = self.prompt_text
         self.say(asked + line)
