@@ -130,6 +130,7 @@ def test_in_a_terminal_the_board_is_redrawn_in_place_and_the_prompt_has_history(
     assert "\x1b[5A" in out and "\x1b[J" in out
     assert "Traceback" not in out
     assert out.rindex("\x1b[?2004l") > out.rindex("\x1b[?2004h")     # the terminal given back as it was
+    assert "+moves" in (tmp_path / "data" / "sowlight" / "play-history").read_text()     # kept for the next game
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
@@ -141,4 +142,3 @@ def test_on_a_board_the_live_screen_follows_the_hands_and_gives_the_terminal_bac
     assert status == 1, out[-3000:]
     assert "player 0 plays C" in out and "game stopped (2 moves played)" in out and "Traceback" not in out
     assert out.rindex("\x1b[?2004l") > out.rindex("\x1b[?2004h")
-    assert "+moves" in (tmp_path / "data" / "sowlight" / "play-history").read_text()     # kept for the next game
