@@ -229,3 +229,11 @@ def test_at_the_end_the_winners_pits_are_not_offered_and_the_board_is_drawn_once
     assert "wins" in last or "Draw" in last
     if "wins" in last:
         assert "*   the winner's pits (the game is over)" in end
+
+
+def test_the_drop_mark_after_unseen_drops_says_they_come_first():
+    # After B e, F (5) sows a b c d (each holding seeds: unseen) and then e (empty: seen).
+    r = sowlight("play", "--virtual", "--vs", "human", input="B\ne\nlift F\nquit\n")
+    rest = after(r.stdout, "in the hand: 5")
+    assert "v   drop a seed here once the seeds marked t on the way are in (sowing order)" in rest
+    assert "drop one seed here next" not in rest

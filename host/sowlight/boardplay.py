@@ -125,6 +125,10 @@ class BoardGame:
             starts = set(m if isinstance(m, int) else m[0] for m in game.legal_moves()
                          if isinstance(m, int) or (isinstance(m, tuple) and m and isinstance(m[0], int)))
             roles = {c: ("lift_trail", 1) if r == "trail" and c in starts else (r, k) for c, (r, k) in roles.items()}
+        shown = [r for r, _ in roles.values()]
+        if "drop" in shown and "trail" in shown:
+            # The board lights the next drop its sensors will see; the unseen ones come first.
+            roles = {c: ("drop_after" if r == "drop" else r, k) for c, (r, k) in roles.items()}
         if phase == "over":
             # The board lights the winner's pits in the player's colour: not a pit to lift now.
             roles = {c: ("won" if r == "lift" else r, k) for c, (r, k) in roles.items()}

@@ -7,6 +7,8 @@ MARKS = {
     "lift": ("^", "a pit the player to move may lift"),
     "hint": ("H", "the hint: the suggested pit"),
     "drop": ("v", "drop one seed here next"),
+    "drop_after": ("v", "drop a seed here once the seeds marked t on the way are in (sowing order): "
+                        "the next drop the sensors see"),
     "trail": ("t", "a seed to drop here that the sensors cannot see (the LED stays lit until the next lift)"),
     "lift_trail": ("^t", "a pit the player to move may lift, once its seed marked t is in"),
     "relay": ("R", "lift these seeds again and sow on"),
