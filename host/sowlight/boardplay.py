@@ -378,24 +378,25 @@ class BoardGame:
         self.say("board game %d: %s set to the archived game's position after %d moves" % (reply["game"], game.title,
                                                                                             game.ply))
         self.view.refresh()
+        self.lay_out("the hands set the seeds out as the position has them", lambda: self.robot.put_right(),
+                     "set the seeds out as the picture shows (the LEDs flag a pit that is not right), then play on")
+        return True
+
+    def lay_out(self, hands_say, hands_do, person_say):
+        """Seeds to set out: the robot's hands do it on a virtual board, a person on a real one."""
         if self.robot is not None:
-            self.say("the hands set the seeds out as the position has them")
-            self.robot.put_right()
+            self.say(hands_say)
+            hands_do()
             del self.hand_acts[:]
         else:
-            self.say("set the seeds out as the picture shows (the LEDs flag a pit that is not right), then play on")
-        return True
+            self.say(person_say)
 
     def set_up(self):
         state = self.view.look()
         if state.get("phase") != "setup":
             return
-        if self.robot is not None:
-            self.say("the hands set the seeds out as the LEDs ask")
-            self.robot.set_up()
-            del self.hand_acts[:]
-        else:
-            self.say("set the seeds out as the LEDs show (+ put seeds in, - take seeds out), then press confirm")
+        self.lay_out("the hands set the seeds out as the LEDs ask", lambda: self.robot.set_up(),
+                     "set the seeds out as the LEDs show (+ put seeds in, - take seeds out), then press confirm")
 
     def play(self, text):
         view = self.view
