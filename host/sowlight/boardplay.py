@@ -633,9 +633,11 @@ class BoardGame:
         import re
         text = render.printable(text)
         state = self.view.state
+        if not state or state.get("game") is None or not state.get("pos"):
+            return text                  # no game: no names
         try:
             game = game_of(state)        # names only: no journal to read (this may run amid events)
-        except (KeyError, TypeError, ValueError, mancala.RulesError):
+        except (AttributeError, KeyError, TypeError, ValueError, mancala.RulesError):
             return text
         gmap = self.view.cells_of(game)
 
