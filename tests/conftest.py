@@ -80,3 +80,11 @@ def firmware_image(tmp_path_factory):
     if cli.main(argv) != 0:
         pytest.fail("`sowlight %s` failed (its log: %s)" % (" ".join(argv), root / "work" / "build.log"), pytrace=False)
     return out / fw.image_name("RPI_PICO", "1.27.0", "uf2")
+
+
+@pytest.fixture
+def archive_in_tmp(tmp_path, monkeypatch):
+    """The archive every game of the test goes into (SOWLIGHT_DB): never the user's. Its path."""
+    path = str(tmp_path / "archive.sqlite3")
+    monkeypatch.setenv("SOWLIGHT_DB", path)
+    return path

@@ -35,7 +35,7 @@ def test_selftest_lights_every_led_and_reads_every_cell(board, capsys):
     assert "self-test of board %s on %s (occupancy-mux sensors)" % (board.board_id, board.path) in out
     assert "leds      14 lit one after the other" in out
     # Pits hold seeds (the sensor sees them covered), stores are empty.
-    assert "cell 0    30000" in out and "store 1    3000" in out and "problems  none" in out
+    assert "pit A     30000" in out and "pit a     30000" in out and "store 1    3000" in out and "problems  none" in out
     assert board.strip.writes > 14          # one write per LED lit in turn, at least
     assert cli.main(["board", "selftest", "--port", board.path, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -123,7 +123,7 @@ def test_a_guided_calibration_of_a_real_board_asks_and_can_be_declined(capsys, m
     assert status == 0 and "not saved: the board keeps its old levels" in out
     assert [a.split(",")[0] for a in asked] == ["Take every seed off the board", "Put seeds in every pit and store",
                                                 "save these levels to the board? [Y/n] "]
-    assert "empty: read" in out and "cell 0     3000" in out and "covered: read" in out
+    assert "empty: read" in out and "pit A      3000" in out and "covered: read" in out
 
 
 def test_no_board(monkeypatch, capsys):

@@ -67,7 +67,7 @@ def test_the_user_as_the_hands_and_a_wrong_act_flagged_as_the_board_flags_it():
     flagged = out.index("the board flashes: not what it expected")
     assert out.index("board: a looks empty") < flagged or "board: a looks empty" in out
     assert "!   not as it should be" in out[flagged:]
-    assert "the move in progress taken back: the hands put the seeds back" in out
+    assert "the mistake taken back: the hands put the seeds back" in out
     assert "in the hand: 4" in out
     assert "player 0 plays C" in out
     assert "'Q' is not a pit of Oware" in out and "drop which pit?" in out

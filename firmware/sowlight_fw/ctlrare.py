@@ -589,8 +589,23 @@ def play_button(ctl, button, now):
             ctl._progress()
         elif not f.mv.building() and f.mv.can_stop():
             ctl._commit(None)     # the move without steps (Lane's chooser keeps the board)
+        else:
+            _confirm_still(ctl)
         return
     ctl._confirm()     # "I did what the lights show" (Controller._confirm)
+
+
+def _confirm_still(ctl):
+    """Confirm before any act: a move the hands do nothing for (Kiothi's pass of its
+    redeployment) is the move made."""
+    from .follow import is_marker
+    mv = ctl.follower.ready()
+    for p in mv.paths():
+        st = p[1]
+        if st and all(is_marker(s) for s in st):
+            ctl._advance(list(st))
+            ctl._progress()
+            return
 
 
 def begin(ctl, game):

@@ -617,10 +617,11 @@ class Archive:
             raise self._corrupt("%s does not read back as it was written (%s)" % (at, e))
         return d
 
-    def delete(self, ref):
+    def delete(self, ref, force=False):
         """Delete a game and its moves.  A board game whose records the board still
-        holds unacknowledged is refused (sync first); a deleted board game's sync
-        bookmark is kept, so the next sync does not fetch it again."""
+        holds unacknowledged is refused (sync first) unless `force` (the board is gone
+        for good); a deleted board game's sync bookmark is kept, so the next sync does
+        not fetch it again."""
         number = self.resolve(ref)
         with self.transaction():
             board, bgame = self._q("SELECT board_id, board_game FROM games WHERE id = ?", (number,)).fetchone()
@@ -629,15 +630,24 @@ class Archive:
                              "WHERE board_id = ? AND board_game = ?", (board, bgame)).fetchone()
                 if st is not None:
                     stored, acked, last, over = st
-                    if not over or last > stored or acked < stored:
+                    if not force and (not over or last > stored or acked < stored):
                         raise DeleteRefusedError(
                             "game %d is board %s's game %d, which is not fully synced (the board has records up to %d%s, "
                             "the archive holds up to %d, acknowledged up to %d): connect the board and run "
-                            "`sowlight sync`, then delete it" % (number, board, bgame, last, "" if over else ", game still open",
-                                                                 stored, acked))
+                            "`sowlight sync`, then delete it; if that board is gone for good (a virtual board that "
+                            "has stopped), `sowlight games delete %d --force`"
+                            % (number, board, bgame, last, "" if over else ", game still open", stored, acked, number))
                     self._q("UPDATE sync_state SET deleted = 1 WHERE board_id = ? AND board_game = ?", (board, bgame))
                     self._q("DELETE FROM journal_records WHERE board_id = ? AND board_game = ?", (board, bgame))
             self._q("DELETE FROM games WHERE id = ?", (number,))
+        return number
+
+    def set_players(self, ref, players):
+        """Name the players of a game (a board's journal does not hold them: a synced game
+        starts with each player unknown, "?")."""
+        number = self.resolve(ref)
+        with self.transaction():
+            self._q("UPDATE games SET players = ? WHERE id = ?", (json.dumps(list(players), ensure_ascii=False), number))
         return number
 
     # -- boards and journal sync ---------------------------------------------------------

@@ -22,12 +22,14 @@ import queue
 import random
 import sys
 import threading
+import time
 
 import mancala
-from mancala.search import best_move
 
 from . import archive, harmless, link, paths, ports, render
-from .boardview import BoardViewError, RealSeeds, open_board, steps_of
+from .screen import open_screen
+from .boardview import BoardViewError, RealSeeds, game_of, open_board, steps_of
+from .play import computer_move
 from .robot import Robot, RobotError
 from .sync import SyncError, sync
 
@@ -58,7 +60,7 @@ class _Lines:
         while True:
             try:
                 line = self.read("")
-            except (EOFError, KeyboardInterrupt):
+            except BaseException:      # end of input, Ctrl-C, or input that cannot be read: the game stops
                 self.q.put(_EOF)
                 return
             self.q.put(line)
@@ -73,16 +75,22 @@ class _Lines:
 class BoardGame:
     """The game on a board, with its input and output given (so it can be scripted)."""
 
-    def __init__(self, conn, variant=None, options=None, computer=(), depth=6, read=input, out=sys.stdout,
-                 err=sys.stderr, store=None, seed=None):
+    def __init__(self, conn, variant=None, options=None, computer=(), depth=6, read=input, out=None,
+                 err=sys.stderr, store=None, seed=None, screen=None, names=(), resume=None, wait=10.0):
         self.conn = conn
         self.view = conn.view
         self.variant = variant
         self.options = dict(options or {})
         self.computer = set(computer)
         self.depth = depth
-        self.read = read
-        self.out = out
+        self.names = list(names)   # the players' names given (--names), by player
+        self.resume = resume       # an archived game to play on (--game): the rules core's game
+        self.wait = wait           # seconds the board may be gone before it is said
+        self.down_since = None     # when the link went down (time.monotonic()), while it is
+        self.gone_told = False
+        self.redraw = False        # the board came back or restarted: look at it again
+        self.calm_phase = None     # the phase shown last that was not a mistake flagged
+        self.screen = screen if screen is not None else open_screen(read, out)
         self.err = err
         self.store = store
         self.rng = random.Random(seed)
@@ -92,16 +100,16 @@ class BoardGame:
         self.hand_acts = []        # what the robot's hands did for the move being made
         self.archived = None       # (archive game number, path) once synced
         self.announced = None      # the (game, ply) whose computer move was announced
+        self._unseen = (None, {})  # (view.leds_seen, {cell: seeds}): drops the sensors cannot see, typed since
         self.view.watchers.append(self._event)
 
     # ----- output -----------------------------------------------------------------------------
 
     def say(self, text=""):
         # What the board sends (its messages, its errors) is said here too: made harmless.
-        self.out.write(harmless.text(text, lines=True) + "\n")
-        self.out.flush()
+        self.screen.say(harmless.text(text, lines=True))
 
-    def show(self):
+    def show(self, final=False):
         view = self.view
         state = view.state
         game = view.game(state)
@@ -109,32 +117,62 @@ class BoardGame:
             self.say("the board has no game: type `new oware` (or another variant)")
             return
         roles = view.roles_by_game_cell(game)
+        phase = state.get("phase")
+        if phase != "mismatch":
+            self.calm_phase = phase
+        if phase in ("await_lift", "turn_over"):
+            # The pit a seed went into unseen keeps blinking that (the `leds` message names only
+            # the trail) while it is one the player to move may lift: say both.
+            starts = set(m if isinstance(m, int) else m[0] for m in game.legal_moves()
+                         if isinstance(m, int) or (isinstance(m, tuple) and m and isinstance(m[0], int)))
+            roles = {c: ("lift_trail", 1) if r == "trail" and c in starts else (r, k) for c, (r, k) in roles.items()}
+        shown = [r for r, _ in roles.values()]
+        if "drop" in shown and "trail" in shown:
+            # The board lights the next drop its sensors will see; the unseen ones come first.
+            roles = {c: ("drop_after" if r == "drop" else r, k) for c, (r, k) in roles.items()}
+        if phase == "over":
+            # The board lights the winner's pits in the player's colour: not a pit to lift now.
+            roles = {c: ("won" if r == "lift" else r, k) for c, (r, k) in roles.items()}
         counts = view.counts_by_game_cell(game) if self.robot is not None else None
-        for line in render.board(game, roles, counts):
-            self.say(line)
+        lines = list(render.board(game, roles, counts))
         extra = []
         if view.seeds is not None and view.seeds.get("hand"):
             extra.append("in the hand: %d" % view.seeds["hand"])
         if state.get("hint"):
             extra.append("hints on")
-        phase = state.get("phase")
+        hand = view.seeds.get("hand") if view.seeds is not None else None
+        if phase == "sowing" and not hand and "trail" in [r for r, _ in roles.values()] \
+                and not [r for r, _ in roles.values() if r in ("drop", "take", "relay", "choice", "error")]:
+            # The board cannot see the seeds marked t go in: it waits to be told.
+            extra.append("the seeds marked t are in? then press confirm (%s)"
+                         % ("type `confirm`" if view.virtual else "the board's button"))
         if phase not in ("await_lift", "turn_over", "sowing"):
             extra.append({"choice": "a choice: do one of the steps marked ?",
                           "mismatch": "the board flags a mistake: put it right (or undo)",
                           "setup": "setting out the seeds", "over": "game over"}.get(phase, phase))
         if extra:
-            self.say("        " + "; ".join(extra))
+            lines.append("        " + "; ".join(extra))
         shown = [r for r, _ in roles.values()]
-        for line in render.legend(shown):
-            self.say("        " + line)
+        lines.extend("        " + line for line in render.legend(shown))
+        self.screen.show(lines, final=final)
 
     def _event(self, kind, p):
         if kind == "move":
             self.reports.append(p)
         elif kind == "log" and p.get("level") in ("warn", "error"):
-            self.say("board: %s" % p.get("msg"))
+            self.say("board: %s" % self.named(str(p.get("msg"))))
         elif kind == link.LINK and p.get("status") == "down":
             self.say("the link to the board is down (%s): waiting for it" % p.get("reason"))
+            self.down_since = time.monotonic()
+            self.gone_told = False
+        elif kind == link.LINK and p.get("status") == "up":
+            if self.down_since is not None:
+                self.say("the board is back")
+            self.down_since = None
+            self.redraw = True
+        elif kind == link.LINK and p.get("status") == "board_restarted":
+            self.say("the board restarted: its game is read again from its journal")
+            self.redraw = True
 
     def tell_moves(self):
         """Say the moves the board made since last told, sync them into the archive, show the
@@ -161,6 +199,10 @@ class BoardGame:
     def archive(self):
         if self.store is None:
             return
+        if self.down_since is not None:
+            self.err.write("sowlight play: not archived yet: the board is not connected (its journal keeps the "
+                           "game): run `sowlight sync` when it is back\n")
+            return
         try:
             sync(self.conn.link, self.store)
         except (SyncError, archive.ArchiveError) as e:
@@ -170,17 +212,33 @@ class BoardGame:
         for g in self.store.games(board=self.view.board_id):
             if g["board_game"] == state.get("game"):
                 self.archived = (g["number"], self.store.path)
+                names = self.player_names(len(g["players"]))
+                if g["players"] != names and (self.names or all(p == "?" for p in g["players"])):
+                    # The journal does not hold who played: the archive hears it from here.
+                    self.store.set_players(g["number"], names)
+
+    def player_names(self, players):
+        """Who plays each side: the name given (--names), else the computer or a person."""
+        return [self.names[p] if p < len(self.names) and self.names[p]
+                else "computer (depth %d)" % self.depth if p in self.computer else "human" for p in range(players)]
 
     # ----- the loop -----------------------------------------------------------------------------
 
     def run(self):
+        with self.screen:
+            return self._run()
+
+    def _run(self):
         view = self.view
         if view.virtual:
             self.robot = Robot(view, rng=self.rng, say=self.hand_acts.append)
         self.say("%s - type help for commands" % view.describe())
-        self.lines = _Lines(self.read)
+        self.lines = _Lines(self.screen.read)
         state = view.look()
-        if self.variant or state.get("game") is None or state.get("phase") == "over":
+        if self.resume is not None:
+            if not self.resume_game(self.resume):
+                return 1
+        elif self.variant or state.get("game") is None or state.get("phase") == "over":
             if not self.new_game(self.variant or "oware", self.options):
                 return 1
         else:
@@ -192,12 +250,12 @@ class BoardGame:
             state = view.refresh()
             if state.get("phase") == "over":
                 game = view.game(state)
-                self.show()
+                self.show(final=True)
                 self.say(render.outcome(game))
                 return 0
             pos = state.get("pos") or {}
             player = pos.get("to_move")
-            if player in self.computer and state.get("phase") in ("await_lift", "turn_over"):
+            if player in self.computer and state.get("phase") in ("await_lift", "turn_over", "placing"):
                 if not self.computer_turn(state):
                     return 1
                 continue
@@ -217,12 +275,11 @@ class BoardGame:
                 self.say("the hands stopped: %s" % e)
                 self.say("(undo takes the move back; or be the hands: lift, drop, take, confirm)")
             except link.BoardError as e:
-                self.say("the board says no: %s" % e.msg)
+                self.say("the board says no: %s" % self.named(e.msg))
 
     def wait_line(self, prompt):
         """The next line typed; meanwhile the board is followed (and drawn when it changes)."""
-        self.out.write(prompt)
-        self.out.flush()
+        self.screen.prompt(prompt)
         seen = self.view.leds_seen
         moves = len(self.view.moves)
         while True:
@@ -230,6 +287,21 @@ class BoardGame:
             if line is not None:
                 return line
             self.view.pump()
+            if self.down_since is not None and not self.gone_told and time.monotonic() - self.down_since > self.wait:
+                self.gone_told = True
+                self.say("the board has been gone for %.0f s: the game is kept in its journal. Plug it back in "
+                         "(the game goes on here), or quit: `sowlight play` goes on with it later" % self.wait)
+            if self.redraw and self.down_since is None:
+                # Back, or restarted: what it shows now, not the picture from before.
+                self.redraw = False
+                try:
+                    self.view.look()
+                except link.LinkError:
+                    self.redraw = True
+                    continue
+                self.say("")
+                self.show()
+                return None
             if len(self.view.moves) != moves or self.view.leds_seen != seen:
                 # The board changed by itself (hands on a real board): show it, ask again.
                 self.view.refresh()
@@ -284,23 +356,48 @@ class BoardGame:
         try:
             reply = self.conn.link.request("new_game", {"variant": variant, "options": options})
         except link.BoardError as e:
-            self.say("no new game: %s" % e.msg)
+            self.say("no new game: %s" % self.named(e.msg))
+            for line in _countable_ways(variant, options):
+                self.say("  " + line)
             return False
         self.say("new game %d: %s" % (reply["game"], variant))
         self.view.refresh()
         self.set_up()
         return True
 
+    def resume_game(self, game):
+        """An archived game played on: a new game on the board, set to its position."""
+        try:
+            reply = self.conn.link.request("new_game", {"variant": game.id, "options": dict(self.options)})
+            self.view.refresh()
+            self.set_up()
+            pos = {"pits": list(game.pits), "stores": list(game.stores), "to_move": game.to_move}
+            self.conn.link.request("set_pos", {"pos": pos})
+        except link.BoardError as e:
+            self.say("cannot play it on this board: %s" % self.named(e.msg))
+            return False
+        self.say("board game %d: %s set to the archived game's position after %d moves" % (reply["game"], game.title,
+                                                                                            game.ply))
+        self.view.refresh()
+        self.lay_out("the hands set the seeds out as the position has them", lambda: self.robot.put_right(),
+                     "set the seeds out as the picture shows (the LEDs flag a pit that is not right), then play on")
+        return True
+
+    def lay_out(self, hands_say, hands_do, person_say):
+        """Seeds to set out: the robot's hands do it on a virtual board, a person on a real one."""
+        if self.robot is not None:
+            self.say(hands_say)
+            hands_do()
+            del self.hand_acts[:]
+        else:
+            self.say(person_say)
+
     def set_up(self):
         state = self.view.look()
         if state.get("phase") != "setup":
             return
-        if self.robot is not None:
-            self.say("the hands set the seeds out as the LEDs ask")
-            self.robot.set_up()
-            del self.hand_acts[:]
-        else:
-            self.say("set the seeds out as the LEDs show (+ put seeds in, - take seeds out), then press confirm")
+        self.lay_out("the hands set the seeds out as the LEDs ask", lambda: self.robot.set_up(),
+                     "set the seeds out as the LEDs show (+ put seeds in, - take seeds out), then press confirm")
 
     def play(self, text):
         view = self.view
@@ -326,7 +423,7 @@ class BoardGame:
     def computer_turn(self, state):
         game = self.view.game(state)
         player = game.to_move
-        move = best_move(game, depth=self.depth).best
+        move = computer_move(game, self.depth)
         if self.robot is not None:
             self.robot.play_move(move)
             return True
@@ -373,6 +470,18 @@ class BoardGame:
     def undo(self):
         view = self.view
         state = view.refresh()
+        if state.get("phase") == "mismatch" and self.calm_phase not in ("sowing", "choice"):
+            # A mistake before any move began (a pit lifted that may not be): the board's undo
+            # would take back the move before it; putting the seeds right is what undoes it.
+            if self.robot is not None:
+                self.robot.put_right()
+                del self.hand_acts[:]
+                self.say("the mistake taken back: the hands put the seeds back")
+            else:
+                self.say("put the seeds back where the lights show (the board flags what is not right yet)")
+            view.refresh()
+            self.show()
+            return
         if state.get("phase") in ("sowing", "choice", "mismatch"):
             view.press("undo") if view.has_sim() else self.conn.link.request("undo")
             what = "the move in progress taken back"
@@ -380,7 +489,7 @@ class BoardGame:
             try:
                 self.conn.link.request("undo")
             except link.BoardError as e:
-                self.say("nothing to take back (%s)" % e.msg)
+                self.say("nothing to take back (%s)" % self.named(e.msg))
                 return
             state = view.refresh()
             # Against the computer, back to a human's turn.
@@ -420,14 +529,20 @@ class BoardGame:
             self.say("%s which pit? e.g. `%s %s`" % (act, act, game.move_name(game.legal_moves()[0]) if game else "A"))
             return
         try:
-            cell = self.cell(game, words[0])
+            cell, more = self.cell_words(game, words)
             fields = {"cell": cell}
-            more = words[1:]
             if act == "take":
-                if more and more[0] == "to":
+                if more and more[0].lower() == "to":
                     more = more[1:]
+                if more and more[0].lower() in ("off", "out"):
+                    fields["to"] = -1
+                elif more:
+                    fields["to"], more = self.cell_words(game, more)
+                else:
+                    fields["to"] = self.take_to(game)
                 if more:
-                    fields["to"] = -1 if more[0] in ("off", "out") else self.cell(game, " ".join(more))
+                    raise ValueError("take names a pit, then where to: `take %s to store %d` (or `off`)"
+                                     % (words[0], game.to_move))
             elif more:
                 if not more[0].isdigit() or int(more[0]) < 1:
                     raise ValueError("%s takes a number of seeds after the pit, like `%s %s 2`" % (act, act, words[0]))
@@ -437,15 +552,39 @@ class BoardGame:
             return
         seen = view.leds_seen
         unseen = act == "drop" and self.robot is not None and not self.robot._sees_drop(cell)
+        lit = (view.lit or {}).get(cell, ("", 0))[0]
         try:
             view.sim(act, **fields)
         except link.BoardError as e:
-            self.say("the hands cannot: %s" % e.msg)
+            self.say("the hands cannot: %s" % self.named(e.msg))
             return
+        if unseen:
+            if self._unseen[0] != seen:
+                self._unseen = (seen, {})
+            done = self._unseen[1]
+            done[cell] = done.get(cell, 0) + 1
+            want = (view.lit or {}).get(cell, ("", 0))
+        if unseen and (lit not in ("drop", "trail", "need") or lit == "trail" and done[cell] > want[1]):
+            # The board cannot flag what its sensors cannot see: say it here.
+            self.say("the sensors cannot see a seed dropped into %s (it holds seeds already), and the lights "
+                     "asked for no more there: the board goes on as if it had not happened (undo puts it right)"
+                     % self.robot.name(cell))
         # The board answers what it sees at once, and flags what it did not expect once the
         # board has been still a moment (settle_ms): wait for either.
         view.wait_for(lambda: view.leds_seen > seen, 0.1 if unseen else SETTLE_S)
         self.after_act()
+
+    def take_to(self, game):
+        """Where `take PIT` puts the seeds when not told: where the LEDs say (`dest`), else the
+        store of the player to move."""
+        dest = self.view.cells("dest")
+        if dest:
+            return dest[0]
+        c = self.view.cells_of(game)[game.store(game.to_move)]
+        if c < 0:
+            raise ValueError("this board has no store for player %d: say where the seeds go, "
+                             "`take PIT to PIT` or `take PIT off`" % game.to_move)
+        return c
 
     def after_act(self):
         self.view.refresh()
@@ -454,29 +593,94 @@ class BoardGame:
         if not self.tell_moves():
             self.show()
 
+    def cell_words(self, game, words):
+        """(board cell, the words left) of a cell named at the start of `words`: a pit name,
+        or a store: `store 0`, `store0`, or `store` (the player to move's)."""
+        first = words[0]
+        if first.lower().startswith("store"):
+            number = first[5:]
+            rest = words[1:]
+            if not number and rest and rest[0].isdigit():
+                number, rest = rest[0], rest[1:]
+            return self.cell(game, "store %s" % (number if number else game.to_move)), rest
+        return self.cell(game, first), words[1:]
+
     def cell(self, game, name):
         """The board cell of a pit name (or 'store 0')."""
         gmap = self.view.cells_of(game)
         text = name.strip()
+        stores = ["store %d" % p for p in range(game.players) if gmap[game.store(p)] >= 0]
         if text.lower().startswith("store"):
             try:
                 p = int(text[5:].strip())
-                c = gmap[game.n_pits + p]
+                c = gmap[game.n_pits + p] if 0 <= p < game.players else -1
             except (ValueError, IndexError):
                 c = -1
             if c < 0:
-                raise ValueError("there is no %s on this board" % text)
+                raise ValueError("there is no %s on this board%s" % (text, ": its stores are " + ", ".join(stores)
+                                                                     if stores else " (it has no stores)"))
             return c
         for i in range(game.n_pits):
             if render.cell_name(game, i) == text:
                 if gmap[i] < 0:
                     break
                 return gmap[i]
-        raise ValueError("%r is not a pit of %s: the pits are %s, and store 0, store 1"
-                         % (text, game.title, " ".join(render.cell_name(game, i) for i in range(game.n_pits))))
+        raise ValueError("%r is not a pit of %s: the pits are %s%s"
+                         % (text, game.title, " ".join(render.cell_name(game, i) for i in range(game.n_pits)),
+                            ", and " + ", ".join(stores) if stores else ""))
+
+    def named(self, text):
+        """A board's message with its cell numbers said as the game's pit names ("cell 3" -> "D")."""
+        import re
+        text = harmless.text(text)
+        state = self.view.state
+        if not state or state.get("game") is None or not state.get("pos"):
+            return text                  # no game: no names
+        try:
+            game = game_of(state)        # names only: no journal to read (this may run amid events)
+        except (AttributeError, KeyError, TypeError, ValueError, mancala.RulesError):
+            return text
+        gmap = self.view.cells_of(game)
+
+        def name(m):
+            c = int(m.group(1))
+            return render.cell_name(game, gmap.index(c)) if c in gmap else m.group(0)
+        return re.sub(r"\bcell (\d+)", name, text)
 
 
-def run(args, options, computer):
+def _countable_ways(variant, options):
+    """A game that begins with seeds placed in uncounted handfuls, refused by a board that cannot
+    count them: the command lines that play it (options that set the seeds out otherwise, a
+    virtual board with load cells)."""
+    import os
+    from sowlight_fw.follow import placing
+    from . import hardware_cli
+    try:
+        game = mancala.Game(variant, **options)
+    except mancala.RulesError:
+        return []
+    if not placing(game):
+        return []
+    out = []
+    for name, default, choices in getattr(game, "options", ()):
+        for value in choices if isinstance(choices, tuple) else ():
+            if value == default or value == options.get(name):
+                continue
+            try:
+                if not placing(mancala.Game(variant, **dict(options, **{name: value}))):
+                    out.append("the seeds set out by the rules instead: sowlight play -v %s -o %s=%s"
+                               % (game.id, name, value))
+            except mancala.RulesError:
+                pass
+    example = os.path.join(os.path.dirname(hardware_cli._CHECKOUT_BOARDS), "examples", "2x6-stores-hx711.json")
+    if os.path.isfile(example):
+        out.append("or on a virtual board with load cells: sowlight play -v %s --virtual --preset %s" % (game.id, example))
+    else:
+        out.append("or on a board with load cells (a config with `hx711` sensors: --preset FILE for a virtual one)")
+    return out
+
+
+def run(args, options, computer, resume=None):
     """`sowlight play` with a board (play.py parses the command line)."""
     store = None
     if not args.no_archive:
@@ -496,12 +700,18 @@ def run(args, options, computer):
             return 1
         try:
             bg = BoardGame(conn, variant=args.variant, options=options, computer=computer, depth=args.depth,
-                           store=store, seed=args.seed)
+                           store=store, seed=args.seed, names=args.names or (), resume=resume, wait=args.wait)
             try:
                 status = bg.run()
             except (BoardViewError, link.LinkError) as e:
                 print("sowlight play: %s" % harmless.text(e), file=sys.stderr)
                 return 1
+            except KeyboardInterrupt:
+                # Ctrl-C, maybe amid a move of the hands: what the board journalled is still
+                # archived below (a virtual board's journal goes when it stops).
+                bg.say("")
+                bg.say("interrupted: game stopped (the move being made is not finished)")
+                status = 130
             bg.archive()
         finally:
             conn.close()

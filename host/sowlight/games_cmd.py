@@ -4,7 +4,7 @@
     sowlight games show ID [--json]
     sowlight games export ID... | --all [--variant V] [--format json|record] [-o FILE]
     sowlight games import FILE... [--dry-run]
-    sowlight games delete ID [--yes]
+    sowlight games delete ID [--yes] [--force]
     sowlight replay ID [--step]
     sowlight hint --position TEXT | --variant V [-o NAME=VALUE] [--moves "C f ..."] | --game ID
                   [--depth N] [--time S] [--json]
@@ -289,7 +289,7 @@ def cmd_delete(args):
             if answer.strip().lower() not in ("y", "yes"):
                 print("not deleted")
                 return 1
-        arc.delete(number)
+        arc.delete(number, force=args.force)
     print("deleted %s" % what)
     return 0
 
@@ -440,6 +440,9 @@ def register(sub, board_sub):
     p = games_sub.add_parser("delete", help="delete a game from the archive")
     p.add_argument("id", metavar="ID", help="the game's number or id")
     p.add_argument("--yes", "-y", action="store_true", help="do not ask")
+    p.add_argument("--force", action="store_true",
+                   help="delete a board's game that is not fully synced (the board is gone for good, "
+                        "e.g. a virtual board that has stopped)")
     _db(p)
     p.set_defaults(func=_guard("games delete", cmd_delete))
 

@@ -10,6 +10,7 @@ Without --port or --url the board is found by its USB ids (ports.py); --vid
 and --pid name other ids (ESP32 boards vary).
 """
 import argparse
+import re
 import sys
 
 from sowlight_fw import codec
@@ -193,12 +194,30 @@ def cmd_ports(args):
 # -- self-test and calibration ---------------------------------------------------------------
 
 def _cell_label(hello, cell):
-    """'cell 5', or 'store 0' for a board's store."""
+    """'pit C' (named as in the first game the board plays), 'store 0' for a board's store, else 'cell 5'."""
+    names = _cell_names(hello)
+    if cell in names:
+        return names[cell]
     geo = (hello.get("config") or {}).get("geometry") or {}
     pits = geo.get("rows", 0) * geo.get("pits_per_row", 0)
     if pits and cell >= pits:
         return "store %d" % (cell - pits)
     return "cell %d" % cell
+
+
+def _cell_names(hello):
+    """{board cell: 'pit C' or 'store 0'} in the first game of the board's list that fits it."""
+    import mancala
+    from .boardview import BoardViewError, board_cells
+    from .render import cell_name
+    for variant in hello.get("variants") or ():
+        try:
+            game = mancala.Game(variant)
+            gmap = board_cells(hello, game)
+        except (mancala.RulesError, BoardViewError):
+            continue
+        return {b: ("pit " if i < game.n_pits else "") + cell_name(game, i) for i, b in enumerate(gmap) if b >= 0}
+    return {}
 
 
 def _readings(hello, values, per_line=4):
@@ -232,6 +251,7 @@ def cmd_selftest(args):
     if problems:
         print("problems  %d:" % len(problems))
         for text in problems:
+            text = re.sub(r"\bcell (\d+)", lambda m: _cell_label(hello, int(m.group(1))), text)
             print("  " + harmless.text(text))
         return 1
     print("problems  none")

@@ -10,6 +10,7 @@ import mancala
 from mancala.search import best_move
 
 from . import archive, harmless, paths, render
+from .screen import open_screen
 
 HELP = """Type a pit name to move (the names are under the pits), or:
   moves   list the legal moves        hint   ask the computer for a move
@@ -37,25 +38,43 @@ def variant_name(text):
     return text
 
 
+def computer_move(game, depth):
+    """The move the computer makes: the search's (`sowlight hint`), but a handful in a free placing
+    stage (Lane, the Egyptian games).  No placement changes the score, so the search would put
+    one seed at a time into the first pit; the computer spreads the seeds instead: a handful
+    of the even share into the pit that holds the fewest."""
+    moves = game.legal_moves()
+    if moves and all(isinstance(m, tuple) and len(m) == 3 and m[0] == "place" for m in moves):
+        most = {}
+        for _, pit, count in moves:
+            most[pit] = max(most.get(pit, 0), count)
+        pit = min(most, key=lambda p: (game.pits[p], p))
+        share = max(1, game.outside() // len(most))
+        return ("place", pit, min(share, most[pit]))
+    return best_move(game, depth=depth).best
+
+
 class TerminalGame:
     """The game loop, with its input and output given (so it can be scripted)."""
 
-    def __init__(self, game, computer=(), depth=6, read=input, out=sys.stdout, log=None):
+    def __init__(self, game, computer=(), depth=6, read=input, out=None, log=None, screen=None):
         self.game = game
         self.computer = set(computer)
         self.depth = depth
-        self.read = read
-        self.out = out
+        self.screen = screen if screen is not None else open_screen(read, out)
         self.log = log  # an archive.Recorder, or None
 
     def say(self, text=""):
-        self.out.write(harmless.text(text, lines=True) + "\n")
+        self.screen.say(harmless.text(text, lines=True))
 
-    def show(self):
-        for line in render.board(self.game):
-            self.say(line)
+    def show(self, final=False):
+        self.screen.show(render.board(self.game), final=final)
 
     def run(self):
+        with self.screen:
+            return self._run()
+
+    def _run(self):
         g = self.game
         self.say("%s - %s" % (g.title, "type help for commands"))
         self.show()
@@ -64,13 +83,18 @@ class TerminalGame:
                 self.computer_move()
                 continue
             try:
-                text = self.read("player %d> " % g.to_move)
+                text = self.screen.read("player %d> " % g.to_move)
             except EOFError:
                 self.say("")
                 self.say("input ended: game stopped (%d moves played)" % g.ply)
                 return 1
+            except KeyboardInterrupt:
+                self.say("")
+                self.say("interrupted: game stopped (%d moves played)" % g.ply)
+                return 130
             if not self.command(text.strip()):
                 return 1
+        self.show(final=True)
         self.say(render.outcome(g))
         return 0
 
@@ -127,7 +151,7 @@ class TerminalGame:
     def computer_move(self):
         g = self.game
         player = g.to_move
-        move = best_move(g, depth=self.depth).best
+        move = computer_move(g, self.depth)
         name = g.move_name(move)
         trace = g.play(move)
         self.report(player, name, trace, who="computer (player %d)" % player)
@@ -154,6 +178,40 @@ def computer_players(args, players=2):
     return []
 
 
+class ResumeError(ValueError):
+    """An archived game that cannot be played on; the message says why and what to do."""
+
+
+def archived_game(args):
+    """`--game N`: (the archived game's record, the game at its last move).  The record's variant
+    and options are the game's; --variant and -o may only repeat them."""
+    try:
+        arc = archive.Archive(paths.archive_path(args.db))
+    except archive.ArchiveError as e:
+        raise ResumeError(str(e))
+    try:
+        d = arc.game(args.game)
+    except archive.ArchiveError as e:
+        raise ResumeError("%s (`sowlight games list` shows the games)" % e)
+    finally:
+        arc.close()
+    if d["result"] != "*":
+        raise ResumeError("game %d is over (%s): there is nothing to play on (`sowlight replay %d` shows it)"
+                          % (d["number"], d["result"], d["number"]))
+    from . import gamerecord
+    game = gamerecord.position_game(d["start"])
+    for e in d["moves"]:
+        if e.get("kind", "move") != "move":
+            raise ResumeError("game %d holds a %s, which cannot be played on from here" % (d["number"], e["kind"]))
+        game.play(gamerecord.move_from_json(e["move"]))
+    if args.variant and mancala.Game(args.variant).id != game.id:
+        raise ResumeError("game %d is %s, not %s: leave out --variant" % (d["number"], game.title, args.variant))
+    if args.option:
+        raise ResumeError("game %d keeps its own options (%s): leave out -o"
+                          % (d["number"], ", ".join("%s=%s" % kv for kv in sorted(d["options"].items())) or "none"))
+    return d, game
+
+
 def run(args):
     if args.depth < 1:
         print("sowlight play: --depth must be 1 or more", file=sys.stderr)
@@ -161,6 +219,18 @@ def run(args):
     if getattr(args, "broker", None):               # --remote: one seat of a remote game
         from .broadcast import remote_cli
         return remote_cli.run(args)
+    resumed = None
+    if args.game is not None:
+        if args.no_archive:
+            print("sowlight play: --game plays on a game of the archive, and --no-archive leaves it out", file=sys.stderr)
+            return 2
+        try:
+            resumed = archived_game(args)
+        except (ResumeError, mancala.RulesError) as e:
+            print("sowlight play: %s" % e, file=sys.stderr)
+            return 1
+        args.variant = resumed[1].id
+        args.option = ["%s=%s" % kv for kv in sorted(resumed[0]["options"].items())]
     if not args.no_board:
         try:
             options = parse_options(args.option)
@@ -169,22 +239,31 @@ def run(args):
         except (ValueError, mancala.RulesError) as e:
             print("sowlight play: %s" % harmless.text(e), file=sys.stderr)
             return 2
+        players = mancala.Game(args.variant, **options).players if args.variant else 2
+        if args.names and len(args.names) > players:
+            print("sowlight play: --names gives %d names, and the game has %d players" % (len(args.names), players),
+                  file=sys.stderr)
+            return 2
         if args.computer and any(p not in (0, 1) for p in args.computer):
             print("sowlight play: --computer names a player, 0 or 1", file=sys.stderr)
             return 2
         from . import boardplay
-        return boardplay.run(args, options, computer_players(args))
-    return run_terminal(args)
+        return boardplay.run(args, options, computer_players(args), resume=resumed and resumed[1])
+    return run_terminal(args, resumed)
 
 
-def run_terminal(args):
+def run_terminal(args, resumed=None):
     try:
         options = parse_options(args.option)
-        game = mancala.Game(args.variant or "oware", **options)
+        game = mancala.Game(args.variant or "oware", **options) if resumed is None else resumed[1]
     except (ValueError, mancala.RulesError) as e:
         print("sowlight play: %s" % harmless.text(e), file=sys.stderr)
         return 2
     computer = computer_players(args, game.players)
+    if args.names and len(args.names) > game.players:
+        print("sowlight play: --names gives %d names, and the game has %d players" % (len(args.names), game.players),
+              file=sys.stderr)
+        return 2
     if not 0 <= args.play_as < game.players:
         print("sowlight play: --play-as must be a player from 0 to %d" % (game.players - 1), file=sys.stderr)
         return 2
@@ -196,8 +275,18 @@ def run_terminal(args):
             print("sowlight play: %s\n(or play without recording the game: sowlight play --no-archive)" % harmless.text(e),
                   file=sys.stderr)
             return 1
-        players = ["computer (depth %d)" % args.depth if p in computer else "human" for p in range(game.players)]
+        players = [args.names[p] if p < len(args.names or ()) and args.names[p] else
+                   "computer (depth %d)" % args.depth if p in computer else "human" for p in range(game.players)]
         log = archive.Recorder(arc, game, players, warn=lambda text: print("sowlight play: " + harmless.text(text), file=sys.stderr))
+        if resumed is not None:
+            # The moves from here on go into the archived game itself.
+            d = resumed[0]
+            log.number, log.start, log.started = d["number"], d["start"], d["started"]
+            if args.names:
+                arc.set_players(d["number"], players)
+            print("playing on game %d (%s, %d moves played)" % (d["number"], harmless.text("; ".join(d["players"])),
+                                                                 game.ply),
+                  file=sys.stderr)
     try:
         status = TerminalGame(game, computer=computer, depth=args.depth, log=log).run()
     finally:
@@ -223,6 +312,10 @@ def register(sub, board_sub):
                    help="the computer plays player P (repeat for both); instead of --vs/--play-as")
     p.add_argument("--depth", type=int, default=6, help="how many moves ahead the computer looks (default 6)")
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a variant option, e.g. -o grand_slam=illegal")
+    p.add_argument("--names", type=_names, metavar='"A; B"',
+                   help="the players' names, player 0 first, separated by ';' (kept in the archive)")
+    p.add_argument("--game", metavar="N", help="play on an unfinished game of the archive (its number or id); "
+                                                "on a board, the board is set to its position first")
     p.add_argument("--db", metavar="PATH", help="the archive the game is saved in (default: $SOWLIGHT_DB, else the user data directory)")
     p.add_argument("--no-archive", action="store_true", help="do not save the game in the archive")
     b = p.add_argument_group("the board")
@@ -240,6 +333,18 @@ def register(sub, board_sub):
     from .broadcast import remote_cli
     remote_cli.add_arguments(p)                     # --remote, --seat, --robot and the broker's login
     p.set_defaults(func=run)
+
+
+def _names(text):
+    import argparse
+    names = [n.strip() for n in text.split(";")]
+    if not any(names) or len(names) > 4:
+        raise argparse.ArgumentTypeError('the names of the players, player 0 first, separated by ";", like '
+                                         '"Ama; Kofi", not %r' % text)
+    for n in names:
+        if any(ord(c) < 32 or ord(c) == 127 for c in n) or len(n) > 60:
+            raise argparse.ArgumentTypeError("a player's name is a line of text of up to 60 characters, not %r" % n)
+    return names
 
 
 def _usb_id(text):

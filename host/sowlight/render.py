@@ -7,7 +7,10 @@ MARKS = {
     "lift": ("^", "a pit the player to move may lift"),
     "hint": ("H", "the hint: the suggested pit"),
     "drop": ("v", "drop one seed here next"),
+    "drop_after": ("v", "drop a seed here once the seeds marked t on the way are in (sowing order): "
+                        "the next drop the sensors see"),
     "trail": ("t", "a seed to drop here that the sensors cannot see (the LED stays lit until the next lift)"),
+    "lift_trail": ("^t", "a pit the player to move may lift, once its seed marked t is in"),
     "relay": ("R", "lift these seeds again and sow on"),
     "take": ("T", "take these seeds (a capture)"),
     "dest": ("<", "... and put them here"),
@@ -18,6 +21,7 @@ MARKS = {
     "ready": ("ok", "set-up: this pit is right"),
     "fault": ("~", "its sensor is not trusted"),
     "menu": ("m", "the board shows its menu"),
+    "won": ("*", "the winner's pits (the game is over)"),
 }
 
 
@@ -38,59 +42,135 @@ def legend(roles):
 def board(game, leds=None, counts=None):
     """The board as lines of text, player 0 at the bottom (as seen by player 0).
 
-    `leds` ({game cell: (role, count)}) draws what the board's LEDs show under
-    each pit; `counts` (seeds per game cell) replaces the position's, for the
-    seeds really on a board in the middle of a move."""
-    if game.players == 2 and game.rows == 2:
-        return _two_rows(game, leds, counts)
-    return _blocks(game, leds, counts)
-
-
-def _two_rows(game, leds=None, counts=None):
-    n = game.n_pits // 2
+    Every shape is drawn as it stands: two rows, or four (each player's outer
+    and inner row, the inner rows facing across the middle), the pits of a
+    row in columns so that facing pits line up, and where players share a row
+    (Kpo with three or four) a bar between their pits and their names over
+    them.  `leds` ({game cell: (role, count)}) draws what the board's LEDs
+    show under each pit; `counts` (seeds per game cell) replaces the
+    position's, for the seeds really on a board in the middle of a move."""
     b = game.cells() if counts is None else counts
-    top = list(range(2 * n - 1, n - 1, -1))   # player 1's pits, seen from player 0's side
-    bottom = list(range(n))
-    width = max(2, max(len(str(c)) for c in b))
-    cell = "[%" + str(width) + "d]"
-    name = " %" + str(width) + "s "
-    pad = " " * (width + 3)
-    s0, s1 = game.store(0), game.store(1)
+    width = max([2] + [len(str(c)) for c in b] + [len(_pit_label(game, i)) for i in range(game.n_pits)])
+    step = width + 2
+    top, bottom = _rows(game)
+    n = game.pits_per_row
+    owners = [[game.owner(i) for i in cells] for cells, _ in top + bottom]
+    bars = [c for c in range(1, n) if any(o[c - 1] != o[c] for o in owners)]
+    x0 = 8 + width + 3                       # where the first pit's box starts (after the left store)
+    xs = [x0 + c * step + sum(1 for k in bars if k <= c) for c in range(n)]
+    right = xs[-1] + step                    # just past the last box
     mark_of = lambda i: "" if leds is None or i not in leds else mark(*leds[i])
-    marks = lambda pits: pad + "".join(mark_of(i).center(width + 2) for i in pits)
-    turn = lambda p: " <- to move" if game.to_move == p and not game.is_over() else ""
-    store = ("(%" + str(width) + "d)")
-    left = store % b[s1] + mark_of(s1)
-    right = mark_of(s0) + store % b[s0]
-    middle = max(1, (width + 2) * n + 1 - (len(left) - (width + 2)) - (len(right) - (width + 2)))
-    lines = [
-        pad + "".join(name % _pit_label(game, i) for i in top) + "   player 1" + turn(1),
-        pad + "".join(cell % b[i] for i in top),
-        "store 1 " + left + " " * middle + right + " store 0",
-        pad + "".join(cell % b[i] for i in bottom),
-        pad + "".join(name % _pit_label(game, i) for i in bottom) + "   player 0" + turn(0),
-    ]
-    if leds is not None:
-        lines.insert(4, marks(bottom).rstrip())
-        lines.insert(2, marks(top).rstrip())
-    return [("        " + l).rstrip() if not l.startswith("store 1 ") else l for l in lines]
+    playing = not game.is_over()
+
+    def line(pieces):
+        out = ""
+        for x, text in pieces:
+            out = out.ljust(x) + text
+        return out.rstrip()
+
+    def names(cells, label):
+        return line([(xs[c], (" %" + str(width) + "s ") % _pit_label(game, i)) for c, i in enumerate(cells)]
+                    + ([(right + 3, label)] if label else []))
+
+    def boxes(cells):
+        return line([(xs[c] - (1 if c in bars else 0), ("|" if c in bars else "") + ("[%" + str(width) + "d]") % b[i])
+                     for c, i in enumerate(cells)])
+
+    def marks(cells):
+        return line([(xs[c], mark_of(i).center(step)) for c, i in enumerate(cells)])
+
+    arrowed = set()
+
+    def label(cells, outer):
+        who = set(game.owner(i) for i in cells)
+        if len(who) != 1:
+            return ""
+        p = who.pop()
+        text = "player %d" % p
+        if game.rows == 4:
+            text += ", %s row" % ("outer" if outer else "inner")
+        if outer and playing and game.to_move == p and p not in arrowed:
+            arrowed.add(p)
+            text += " <- to move"
+        return text
+
+    def groups(cells):
+        """The players sharing a row, named over their pits."""
+        out, c = [], 0
+        while c < n:
+            e = c + 1
+            while e < n and e not in bars:
+                e += 1
+            p = game.owner(cells[c])
+            text = "player %d" % p if (e - c) * step >= 8 else "p%d" % p
+            out.append((xs[c], text.center((e - c) * step)))
+            c = e
+        return line(out)
+
+    # Labelled from the bottom up, so that the arrow goes on a player's row nearest player 0's edge.
+    bottom_lines = []
+    for k in range(len(bottom) - 1, -1, -1):
+        cells = bottom[k][0]
+        rows = [boxes(cells)] + ([marks(cells)] if leds is not None else [])
+        bottom_lines[:0] = rows + [names(cells, label(cells, k == len(bottom) - 1))]
+    top_lines = []
+    for k in range(len(top) - 1, -1, -1):
+        cells = top[k][0]
+        top_lines[:0] = [names(cells, label(cells, k == 0)), boxes(cells)] + ([marks(cells)] if leds is not None else [])
+    shared = bool(bars)
+    lines = ([groups(top[0][0])] if shared else []) + top_lines
+    lines.extend(_store_lines(game, b, width, right, mark_of))
+    lines.extend(bottom_lines)
+    if shared:
+        lines.append(groups(bottom[-1][0]))
+        if playing:
+            lines.append(" " * 8 + "player %d to move" % game.to_move)
+    return lines
+
+
+def _rows(game):
+    """(top rows, bottom rows) as seen from player 0's side: each a (game cells by column, owner) list.
+
+    Two rows: pit i faces 2n-1-i.  Four rows (game.py): a player's outer row
+    runs from the owner's left, the inner row back the other way, and inner
+    pit i faces 5n-1-i."""
+    n = game.pits_per_row
+    if game.rows == 4:
+        top = [([3 * n - 1 - c for c in range(n)], 1), ([3 * n + c for c in range(n)], 1)]
+        bottom = [([2 * n - 1 - c for c in range(n)], 0), (list(range(n)), 0)]
+        return top, bottom
+    return [([2 * n - 1 - c for c in range(n)], None)], [(list(range(n)), None)]
+
+
+def _store_lines(game, b, width, right, mark_of):
+    """The middle line: with two players (or one) the stores at the ends, where each player's sowing
+    reaches them; with more, every store in a row."""
+    box = "(%" + str(width) + "d)"
+    if game.players > 2:
+        return [" " * 8 + "  ".join("store %d %s%s" % (p, box % b[game.store(p)], mark_of(game.store(p)))
+                                     for p in range(game.players))]
+    top_cells = set(_rows(game)[0][0][0])
+    left = right_ = None
+    for p in range(game.players):
+        if game.rows == 2 and game.side(p)[-1] not in top_cells:
+            right_ = p
+        elif game.rows == 4 and p == 0:
+            right_ = p
+        else:
+            left = p
+    out = ""
+    if left is not None:
+        s = game.store(left)
+        out = "store %d " % left + box % b[s] + mark_of(s)
+    if right_ is not None:
+        s = game.store(right_)
+        text = mark_of(s) + box % b[s]
+        out = out.ljust(right - len(mark_of(s))) + text + " store %d" % right_
+    return [out]
 
 
 def _pit_label(game, pit):
     return game._pit_name(pit)
-
-
-def _blocks(game, leds=None, counts=None):
-    """Any other board: one line per player's block of pits, in canonical order."""
-    b = game.cells() if counts is None else counts
-    mark_of = lambda i: "" if leds is None or i not in leds else "[%s]" % mark(*leds[i])
-    lines = []
-    for p in range(game.players):
-        pits = game.side(p)
-        row = " ".join("%s:%d%s" % (_pit_label(game, i), b[i], mark_of(i)) for i in pits)
-        tail = " <- to move" if game.to_move == p and not game.is_over() else ""
-        lines.append("player %d  %s  | store %d%s%s" % (p, row, b[game.store(p)], mark_of(game.store(p)), tail))
-    return lines
 
 
 def cell_name(game, cell):

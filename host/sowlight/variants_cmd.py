@@ -40,7 +40,9 @@ def run(args):
         players = "/".join(str(p) for p in r["players"])
         state = "" if r["playable"] else ("  (no rules in the sources)" if r["id"] in ("choro", "gabatta") else "  (not playable yet)")
         aliases = (" - also " + ", ".join(r["aliases"])) if r["aliases"] else ""
-        print("%-18s %-34s %-12s %s players  source %s%s%s" % (r["id"], r["title"], board, players, r["source"], state, aliases))
+        word = "player " if r["players"] == [1] else "players"
+        print("%-18s %-34s %-12s %s %s  source %s%s%s" % (r["id"], r["title"], board, players, word, r["source"], state,
+                                                          aliases))
         if r["options"]:
             print("%-18s options: %s" % ("", ", ".join(option_text(o) for o in r["options"])))
     return 0

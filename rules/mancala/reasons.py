@@ -138,8 +138,10 @@ def staged_why_illegal(g, move):
         word, player = g._stage()
         legal = g.legal_moves()
         names = " ".join(g.move_name(m) for m in legal[:8]) + (" ..." if len(legal) > 8 else "")
-        return "%r is not a move now: %s is in its setup (%s, player %d), where the moves are %s" % (
-            move, g.title, g._stage_words.get(word, word), player, names)
+        # A pit is said by its name (C), never by its number.
+        said = g._pit_name(move) if isinstance(move, int) and 0 <= move < g.n_pits else repr(move)
+        return "%s is not a move now: %s is in its setup (%s, player %d), where the moves are %s" % (
+            said, g.title, g._stage_words.get(word, word), player, names)
     if isinstance(move, tuple) and move and isinstance(move[0], str):
         return "%s is a setup move, and the setup is over" % (move[0],)
     return g._why_play(move)
