@@ -52,7 +52,7 @@ IMAGE_ENV = "SOWLIGHT_FIRMWARE_IMAGE"
 BOOTROM_ENV = "SOWLIGHT_BOOTROM"
 BOOTROM_FILE = "rp2040-bootrom-b1.bin"
 MAIN_PY = HERE.parent.parent.parent / "firmware" / "main.py"
-SLICE_US = 2000                   # emulated time between two looks at the pty
+SLICE_US = 10000                  # emulated time between two looks at the pty (less when the board writes)
 AMBIENT = 2000                    # what a TCRT5000 reads with its emitter off (room light)
 PRESS_MS = 120                    # a button press, held (the firmware debounces 30 ms)
 START_TIMEOUT = 60.0
@@ -219,7 +219,10 @@ class LinkTap:
         if msg.type == "hello":
             p = dict(msg.payload)
             p["virtual"] = True
-            return codec.encode(msg.seq, "hello", p)
+            try:
+                return codec.encode(msg.seq, "hello", p)
+            except codec.FrameError:
+                return line         # a hello the host refuses anyway: it says why
         return line
 
 
@@ -297,10 +300,13 @@ class EmuBoard:
     bootrom          the RP2040 B1 boot ROM; None: $SOWLIGHT_BOOTROM or beside the image
     realtime         keep emulated time from running ahead of the wall clock
     files            extra files for a new filesystem ({path: bytes}), e.g. .mpy files
+    drop, corrupt, seed   faults on the wire (sowlight.virtual.Faults: lost and damaged bytes)
+    seeds            the seeds on the board at power-up, a count per cell (default: none)
     """
 
     def __init__(self, preset=None, config=None, uf2=None, journal=None, bootrom=None, boards=None,
-                 realtime=True, files=None, uid=None, say=None):
+                 realtime=True, files=None, uid=None, say=None, drop=0.0, corrupt=0.0, seed=None,
+                 seeds=None):
         self.preset = config or preset
         self.uf2 = uf2
         self.journal_path = journal
@@ -310,6 +316,8 @@ class EmuBoard:
         self.files = dict(files or {})
         self.uid = uid or board_uid(journal)
         self.say = say
+        self.faults = (drop, corrupt, seed)
+        self.seeds = seeds
         self.path = None
         self.board = None           # the checked config the board runs (sowlight_fw.config.Board)
         self.board_id = None
@@ -321,6 +329,7 @@ class EmuBoard:
         self.frames = []            # (emulated ns, roles per LED or None) of every frame, oldest first
         self.flash_ops = []         # (op, offset, bytes, emulated ns) of every flash erase and program
         self.now_ns = 0             # emulated time
+        self.idle_ns = 0            # emulated time the core waited (WFI/WFE), in all
         self.connected = False
         self.cut = False            # the power was cut (cut_after())
         self.error = None
@@ -350,7 +359,11 @@ class EmuBoard:
         return self.path
 
     def _prepare(self):
-        from ..virtual import PtyTransport, _open_pty
+        from ..virtual import Faults, PtyTransport, VirtualBoardError, _open_pty
+        try:
+            faults = Faults(*self.faults)
+        except VirtualBoardError as e:
+            raise EmuBoardError(str(e)) from None
         node = find_node()
         module = ensure_rp2040js(say=self.say)
         image = find_image(self.uf2)
@@ -359,6 +372,11 @@ class EmuBoard:
         b = self.board
         self.board_id = "%s-%s" % (b.id_prefix, binascii.hexlify(self.uid).decode())
         self.world = fw_virtual.Seeds(b.cells)
+        if self.seeds is not None:
+            try:
+                self.world.lay_out(list(self.seeds))
+            except fw_virtual.SimError as e:
+                raise EmuBoardError("cannot lay the seeds out: %s" % e.msg) from None
         self.sensors = fw_virtual.Sensors(b, self.world)
         self.sim = fw_virtual.Sim(self.world, _Buttons(self))
         self.tap = LinkTap(self._on_sim)
@@ -381,7 +399,7 @@ class EmuBoard:
         with open(cfg_file, "w") as f:
             json.dump(cfg, f)
         self._master, self._slave, self.path = _open_pty()
-        self.transport = PtyTransport(self._master)
+        self.transport = PtyTransport(self._master, faults)
         self._log = tempfile.TemporaryFile()
         try:
             self._process = subprocess.Popen([node, str(RUNNER), cfg_file], stdin=subprocess.PIPE,
@@ -615,6 +633,7 @@ class EmuBoard:
                     kind = ev.get("ev")
                     if kind == "ran":
                         self.now_ns = ev["t"]
+                        self.idle_ns = ev.get("idle", 0)
                         break
                     if kind is None:
                         raise EmuBoardError("the emulator stopped:\n%s" % (self.log_tail() or "(no output)"))

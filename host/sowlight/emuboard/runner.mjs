@@ -9,7 +9,8 @@
 // simulated parts (LED strip, multiplexers, HX711s, buttons).  Then it reads one JSON
 // command per line on stdin and writes one JSON event per line on stdout:
 //
-//   {"op": "run", "us": N}            run N us of emulated time; events, then {"ev": "ran", "t": ns}
+//   {"op": "run", "us": N}            run N us of emulated time (less when the board writes to USB); events, then {"ev": "ran", "t": ns,
+//                                     "idle": ns} (idle: the time the core has waited, WFI/WFE, in all)
 //   {"op": "usb", "d": HEX}           bytes from the host, read by the board when it asks
 //   {"op": "mux", "v": [[...16]...]}  each multiplexer's readings (16-bit, emitters lit)
 //   {"op": "hx", "v": {PIN: N}}       each HX711's next reading (24-bit two's complement)
@@ -306,14 +307,20 @@ for (const pin of cfg.inputs_high || []) mcu.gpio[pin].setInputValue(true);
 
 // --- Running --------------------------------------------------------------------------------
 
+let idleNs = 0; // emulated time the core spent waiting (WFI/WFE)
+
 function run(us) {
   const core = mcu.core;
   const clock = mcu.clock;
   const until = clock.nanos + us * 1000;
-  while (clock.nanos < until && !cut) {
+  // A slice ends early once the board has said something: the host hears it without waiting
+  // for the rest of the slice.
+  while (clock.nanos < until && !cut && !output.length) {
     if (core.waiting) {
       const next = clock.nanosToNextAlarm;
-      clock.tick(next > 0 ? Math.min(next, until - clock.nanos) : until - clock.nanos);
+      const step = next > 0 ? Math.min(next, until - clock.nanos) : until - clock.nanos;
+      idleNs += step;
+      clock.tick(step);
     } else {
       const cycles = core.executeInstruction();
       clock.tick(cycles * CYCLE_NS + extraNs);
@@ -336,7 +343,7 @@ function handle(cmd) {
       flushOutput();
       if (cut) events.push({ ev: "cut", t: mcu.clock.nanos });
       for (const e of events.splice(0)) tell(e);
-      tell({ ev: "ran", t: mcu.clock.nanos });
+      tell({ ev: "ran", t: mcu.clock.nanos, idle: idleNs });
       return;
     case "usb":
       hostBytes.push(Buffer.from(cmd.d, "hex"));
