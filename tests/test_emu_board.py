@@ -138,7 +138,7 @@ def test_oware_on_occupancy_sensors_from_the_cli_synced_into_the_archive(emu, tm
         conn = emuhands.open_view(path)
         try:
             assert conn.view.virtual
-            made, game, state = emuhands.play(conn, "oware", moves=3)
+            made, game, state = emuhands.play(conn, "oware", moves=2)
         finally:
             conn.close()
         db = str(tmp_path / "archive.sqlite3")
@@ -158,8 +158,8 @@ def test_oware_on_occupancy_sensors_from_the_cli_synced_into_the_archive(emu, tm
 
 
 @pytest.mark.parametrize("config, variant, moves", [
-    (HX711, "oware", 3),              # load cells: HX711s answering the clock pin
-    ("4x8", "kombe", 2),              # four rows, two multiplexers
+    (HX711, "oware", 2),              # load cells: HX711s answering the clock pin
+    ("4x8", "kombe", 1),              # four rows, two multiplexers
 ])
 def test_hands_following_the_leds_play_and_the_journal_syncs(boards, tmp_path, config, variant, moves):
     board = boards(config=config)
@@ -187,7 +187,7 @@ def test_a_power_cut_during_journal_writes_resumes_exactly_from_the_same_flash(b
     journal = str(tmp_path / "flash.img")
     board = boards(preset="2x6-stores", journal=journal)
     conn = emuhands.open_view(board.path)
-    made, game, _ = emuhands.play(conn, "oware", moves=2)
+    made, game, _ = emuhands.play(conn, "oware", moves=1)
     board_id = conn.view.board_id
     conn.close()
     kept = [m["move"] for m in made]

@@ -19,7 +19,10 @@ request (a real board has real seeds).  So the launcher answers `sim` itself,
 in the link's byte stream (LinkTap): a `sim` frame goes on to the board as a
 `ping` with the same seq, and the board's `pong` to it comes back as the `sim`
 reply, with the board's own seq -- each side's sequence numbers stay as the
-protocol wants them.  Its hello gets `virtual`, which robot hands look for.
+protocol wants them.  The ping of an act that moves seeds is held for SETTLE_MS of
+the board's time, so its reply comes after what the board made of the act
+(robot hands, like a player, look before they act again).  Its hello gets
+`virtual`, which robot hands look for.
 
 The emulated time follows emulated cycles at 125 MHz.  `realtime` keeps it from
 running ahead of the wall clock (the link's timeouts are wall time); the
@@ -55,6 +58,8 @@ MAIN_PY = HERE.parent.parent.parent / "firmware" / "main.py"
 SLICE_US = 10000                  # emulated time between two looks at the pty (less when the board writes)
 AMBIENT = 2000                    # what a TCRT5000 reads with its emitter off (room light)
 PRESS_MS = 120                    # a button press, held (the firmware debounces 30 ms)
+SETTLE_MS = 250                   # a `sim` act is answered after this much of the board's time: its
+                                  # sensors debounce for 150 ms, then a scan or two show the result
 START_TIMEOUT = 60.0
 
 
@@ -155,17 +160,37 @@ class LinkTap:
     host_bytes(data) -> what goes on to the board; board_bytes(data) -> what goes on to the host.
     Lines that do not start with "@" (the REPL, a raw paste) go through at once."""
 
-    def __init__(self, on_sim):
+    def __init__(self, on_sim, settle_ns=0):
         self.on_sim = on_sim
+        self.settle_ns = settle_ns
+        self._held = bytearray()    # host bytes waiting for the board to see an act (see host_bytes)
+        self._until = 0
         self._lines = {"host": bytearray(), "board": bytearray()}
         self._framing = {"host": False, "board": False}
         self._start = {"host": True, "board": True}
         self._answers = {}          # seq of a sim sent on as a ping -> its reply
         self._last = None           # (seq, reply) of the last sim carried out
+        self._now = 0
         self.sims = 0
 
-    def host_bytes(self, data):
-        return self._split("host", data, self._host_line)
+    def host_bytes(self, data, now_ns=0):
+        """What goes on to the board now.  After a `sim` act that moves seeds, the ping standing
+        for it (and whatever the host sends after it) waits `settle_ns` of the board's time: the
+        reply then comes after the events the act caused, as a player looks before acting again."""
+        self._now = now_ns
+        out = self._split("host", data, self._host_line)
+        if self._held:
+            self._held += out
+            return self.release(now_ns)
+        return out
+
+    def release(self, now_ns):
+        """The held bytes, once the board has had its time to see the act."""
+        if not self._held or now_ns < self._until:
+            return b""
+        out = bytes(self._held)
+        self._held.clear()
+        return out
 
     def board_bytes(self, data):
         return self._split("board", data, self._board_line)
@@ -197,11 +222,18 @@ class LinkTap:
         if not isinstance(msg, codec.Message) or msg.type != "sim":
             return line
         if self._last is not None and self._last[0] == msg.seq:
+            if self._held:
+                return b""              # sent again while it waits: it goes once
             reply = self._last[1]       # the same request again: not carried out twice
         else:
             reply = self.on_sim(msg.payload)
             self._last = (msg.seq, reply)
             self.sims += 1
+            if self.settle_ns and msg.payload.get("act") != "seeds" and reply.get("type") == "ok":
+                self._held += codec.encode(msg.seq, "ping", {})
+                self._until = self._now + self.settle_ns
+                self._answers[msg.seq] = reply
+                return b""
         self._answers[msg.seq] = reply
         if len(self._answers) > 64:
             self._answers.pop(next(iter(self._answers)))
@@ -339,6 +371,7 @@ class EmuBoard:
         self._stopping = False
         self._dirty = True
         self._lock = threading.RLock()
+        self._said = threading.Event()
         self._queue = []            # commands for the runner, sent before the next slice
         self._master = self._slave = None
         self._log = None
@@ -356,6 +389,13 @@ class EmuBoard:
             raise
         self._thread = threading.Thread(target=self._pump, name="sowlight-emu-board", daemon=True)
         self._thread.start()
+        # Ready once the board said something on USB: the app's hello (or a refused config's
+        # log line, or MicroPython's banner when no app runs).
+        if not self._said.wait(timeout) or self.error is not None:
+            why = self.error or "nothing came on its USB port within %.0f s" % timeout
+            log = self.log_tail()
+            self.stop(save=False)
+            raise EmuBoardError("the emulated board did not start: %s%s" % (why, "\n" + log if log else ""))
         return self.path
 
     def _prepare(self):
@@ -379,7 +419,7 @@ class EmuBoard:
                 raise EmuBoardError("cannot lay the seeds out: %s" % e.msg) from None
         self.sensors = fw_virtual.Sensors(b, self.world)
         self.sim = fw_virtual.Sim(self.world, _Buttons(self))
-        self.tap = LinkTap(self._on_sim)
+        self.tap = LinkTap(self._on_sim, SETTLE_MS * 1000000)
         self.decoder = FrameDecoder(b)
         self._tmp = tempfile.mkdtemp(prefix="sowlight-emu-")
         fs_file = os.path.join(self._tmp, "fs.bin")
@@ -616,10 +656,9 @@ class EmuBoard:
         while not self._stopping and not self.cut:
             data = self.transport.read(4096)
             with self._lock:
+                data = self.tap.host_bytes(data, self.now_ns) if data else self.tap.release(self.now_ns)
                 if data:
-                    data = self.tap.host_bytes(data)
-                    if data:
-                        self._write({"op": "usb", "d": data.hex()})
+                    self._write({"op": "usb", "d": data.hex()})
                 if self._dirty:
                     self._dirty = False
                     for cmd in self._sensor_commands():
@@ -645,6 +684,7 @@ class EmuBoard:
 
     def _event(self, kind, ev):
         if kind == "usb":
+            self._said.set()
             out = self.tap.board_bytes(bytes.fromhex(ev["d"]))
             if out:
                 self.transport.write(out)
