@@ -84,28 +84,26 @@ def strip_shows(board, since_ns):
     return out
 
 
-def open_view(path):
-    return boardview.open_board(port=path, virtual="never", wait=10.0)
+def open_view(path, wait=10.0):
+    return boardview.open_board(port=path, virtual="never", wait=wait)
 
 
 def play_until_cut(conn, board, seed=2):
-    """Robot hands play moves until the power is cut (board.cut_after()); the first legal move each time.
+    """Robot hands play moves until the power is cut (board.cut_after()); the board's game is under
+    way and its LEDs show what they showed at power-up (hands that come in the middle of a move
+    would take the drops it still shows for their own).
 
-    Returns (the `move` events of the moves made whole, the move being made when the power went)."""
-    import json
+    Returns the `move` events of the moves the board reported whole."""
     import threading
     view = conn.view
     robot = Robot(view, rng=random.Random(seed), patience=10.0)
     made = []
-    now = {}
     failed = []
 
     def hands():
         try:
             while not board.cut:
-                game = view.game(view.refresh())
-                now["move"] = game.legal_moves()[0]
-                made.append(robot.play_move(now["move"]))
+                made.append(robot.play_move())
         except Exception as e:     # the link going down under the hands, once the power is cut
             failed.append(e)
     t = threading.Thread(target=hands, daemon=True)
@@ -116,4 +114,4 @@ def play_until_cut(conn, board, seed=2):
     t.join(30)
     if not board.cut:
         raise AssertionError("the hands stopped before the power was cut: %r" % failed)
-    return made, json.loads(json.dumps(now.get("move")))
+    return made

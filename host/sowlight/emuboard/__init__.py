@@ -61,6 +61,7 @@ PRESS_MS = 120                    # a button press, held (the firmware debounces
 SETTLE_MS = 250                   # a `sim` act is answered after this much of the board's time: its
                                   # sensors debounce for 150 ms, then a scan or two show the result
 START_TIMEOUT = 60.0
+READY_QUIET_NS = 1500000000       # a board silent this long after its USB came up is at its REPL
 
 
 class EmuBoardError(Exception):
@@ -360,10 +361,15 @@ class EmuBoard:
         self.led_frames = 0
         self.frames = []            # (emulated ns, roles per LED or None) of every frame, oldest first
         self.flash_ops = []         # (op, offset, bytes, emulated ns) of every flash erase and program
+        self.changes = []           # emulated ns at which the sensors' pins took new readings
+        self.console = bytearray()  # what the board printed outside link frames (its REPL, tracebacks), last 64 KB
+        self.first_output_ns = None
         self.now_ns = 0             # emulated time
         self.idle_ns = 0            # emulated time the core waited (WFI/WFE), in all
-        self.connected = False
+        self.connected = None       # emulated ns when its USB port was enumerated
         self.cut = False            # the power was cut (cut_after())
+        self.resets = 0             # machine.reset()s: a new runner each
+        self._base_ns = 0           # emulated ns of the resets before the runner's own clock
         self.error = None
         self._process = None
         self._tmp = None
@@ -372,6 +378,7 @@ class EmuBoard:
         self._dirty = True
         self._lock = threading.RLock()
         self._said = threading.Event()
+        self._resetting = False
         self._queue = []            # commands for the runner, sent before the next slice
         self._master = self._slave = None
         self._log = None
@@ -389,8 +396,8 @@ class EmuBoard:
             raise
         self._thread = threading.Thread(target=self._pump, name="sowlight-emu-board", daemon=True)
         self._thread.start()
-        # Ready once the board said something on USB: the app's hello (or a refused config's
-        # log line, or MicroPython's banner when no app runs).
+        # Ready once the board said something on USB (the app's hello, a refused config's log
+        # line), or its USB port has been up for READY_QUIET_NS without a word (no app: the REPL).
         if not self._said.wait(timeout) or self.error is not None:
             why = self.error or "nothing came on its USB port within %.0f s" % timeout
             log = self.log_tail()
@@ -435,19 +442,43 @@ class EmuBoard:
         elif b.sensor_kind == "hx711":
             cfg["hx711"] = {"sck": b.hx711_sck, "rate_hz": b.hx711_rate,
                             "dout": [p for p in b.cell_sensors if p is not None]}
-        cfg_file = os.path.join(self._tmp, "config.json")
-        with open(cfg_file, "w") as f:
+        self._cfg_file = os.path.join(self._tmp, "config.json")
+        with open(self._cfg_file, "w") as f:
             json.dump(cfg, f)
+        self._fs_file = fs_file
+        self._node = node
         self._master, self._slave, self.path = _open_pty()
         self.transport = PtyTransport(self._master, faults)
         self._log = tempfile.TemporaryFile()
+        self._spawn()
+
+    def _spawn(self):
+        """Start the runner: the chip powered up on the image and the filesystem in fs.bin."""
         try:
-            self._process = subprocess.Popen([node, str(RUNNER), cfg_file], stdin=subprocess.PIPE,
+            self._process = subprocess.Popen([self._node, str(RUNNER), self._cfg_file], stdin=subprocess.PIPE,
                                              stdout=subprocess.PIPE, stderr=self._log, start_new_session=True)
         except OSError as e:
-            raise EmuBoardError("cannot start %s: %s" % (node, e)) from None
+            raise EmuBoardError("cannot start %s: %s" % (self._node, e)) from None
+        self._out = b""
         if self._read_event(START_TIMEOUT).get("ev") != "ready":
             raise EmuBoardError("the emulator did not start:\n%s" % (self.log_tail() or "(no output)"))
+
+    def _reset(self):
+        """machine.reset(): a new chip on the same flash (the filesystem as it is now); the pty,
+        the seeds and the time go on."""
+        self._write({"op": "dump", "path": self._fs_file})
+        if self._read_event(30.0).get("ev") != "dumped":
+            raise EmuBoardError("the emulator did not write its flash:\n%s" % self.log_tail())
+        old = self._process
+        self._write({"op": "stop"})
+        old.wait(5.0)
+        old.stdin.close()
+        old.stdout.close()
+        base = self.now_ns
+        self._spawn()
+        self._base_ns = base
+        self.resets += 1
+        self._dirty = True
 
     def _filesystem(self):
         """The flash's filesystem at power-up: the journal file's, or a new one; board.json put in."""
@@ -613,6 +644,13 @@ class EmuBoard:
         return [{"op": "pin", "pin": b.cell_sensors[c], "v": raw[c]}
                 for c in range(b.cells) if b.cell_sensors[c] is not None]
 
+    def _keep_console(self, data):
+        for line in data.split(b"\n"):
+            if not line.startswith(b"@"):
+                self.console += line + b"\n"
+        if len(self.console) > 65536:
+            del self.console[:-32768]
+
     def cut_after(self, n):
         """Cut the power at the n-th flash write or erase from now (half of a page's bytes land)."""
         self._command({"op": "cut", "n": n})
@@ -661,6 +699,7 @@ class EmuBoard:
                     self._write({"op": "usb", "d": data.hex()})
                 if self._dirty:
                     self._dirty = False
+                    self.changes.append(self.now_ns)
                     for cmd in self._sensor_commands():
                         self._write(cmd)
                 for cmd in self._queue:
@@ -671,12 +710,17 @@ class EmuBoard:
                     ev = self._read_event(60.0)
                     kind = ev.get("ev")
                     if kind == "ran":
-                        self.now_ns = ev["t"]
+                        self.now_ns = self._base_ns + ev["t"]
+                        if self.connected and self.now_ns - self.connected > READY_QUIET_NS:
+                            self._said.set()
                         self.idle_ns = ev.get("idle", 0)
                         break
                     if kind is None:
                         raise EmuBoardError("the emulator stopped:\n%s" % (self.log_tail() or "(no output)"))
                     self._event(kind, ev)
+                if self._resetting:
+                    self._resetting = False
+                    self._reset()
             if self.realtime:
                 ahead = self.now_ns / 1e9 - (time.monotonic() - started)
                 if ahead > 0.001:
@@ -685,19 +729,25 @@ class EmuBoard:
     def _event(self, kind, ev):
         if kind == "usb":
             self._said.set()
-            out = self.tap.board_bytes(bytes.fromhex(ev["d"]))
+            data = bytes.fromhex(ev["d"])
+            if self.first_output_ns is None:
+                self.first_output_ns = self._base_ns + ev.get("t", 0)
+            self._keep_console(data)
+            out = self.tap.board_bytes(data)
             if out:
                 self.transport.write(out)
         elif kind == "leds":
             roles, _level = self.decoder.roles(bytes.fromhex(ev["d"]))
-            self.frames.append((ev["t"], roles))
+            self.frames.append((self._base_ns + ev["t"], roles))
             if len(self.frames) > 4096:
                 del self.frames[:2048]
             self.leds = roles
             self.led_frames += 1
         elif kind == "flash":
-            self.flash_ops.append((ev["op"], ev["off"], ev["n"], ev["t"]))
+            self.flash_ops.append((ev["op"], ev["off"], ev["n"], self._base_ns + ev["t"]))
         elif kind == "connected":
-            self.connected = True
+            self.connected = self._base_ns + ev["t"]
         elif kind == "cut":
             self.cut = True
+        elif kind == "reset":
+            self._resetting = True

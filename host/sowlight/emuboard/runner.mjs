@@ -21,10 +21,11 @@
 //   {"op": "dump", "path": FILE}      write the filesystem's part of the flash to FILE
 //   {"op": "stop"}                    end
 //
-// Events: {"ev": "usb", "d": HEX} (the board's serial output), {"ev": "leds", "t": ns,
+// Events: {"ev": "usb", "d": HEX, "t": ns} (the board's serial output), {"ev": "leds", "t": ns,
 // "d": HEX} (a whole strip frame as its bytes went out on the data pin), {"ev": "flash",
 // "op": "erase"|"program", "off": N, "n": N, "t": ns}, {"ev": "connected"} (USB
-// enumerated), {"ev": "cut", "t": ns}, {"ev": "dumped"}.
+// enumerated), {"ev": "cut", "t": ns}, {"ev": "reset", "t": ns} (the watchdog reset the chip:
+// machine.reset(); the launcher starts a new runner on the same flash), {"ev": "dumped"}.
 //
 // Three things of stock rp2040js would distort a run; this runner handles them:
 //  1. Flash erase and program are not emulated: the boot ROM's flash_range_erase and
@@ -182,6 +183,14 @@ mcu.onBreak = (code) => {
   if (last) cut = true;
 };
 
+// --- Resets: the watchdog's (machine.reset()) ends the run; the launcher boots a new chip --------
+
+let reset = false;
+mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+  reset = true;
+  events.push({ ev: "reset", t: mcu.clock.nanos });
+};
+
 // --- USB (distortion 2) ----------------------------------------------------------------
 
 const cdc = new USBCDC(mcu.usbCtrl);
@@ -315,7 +324,7 @@ function run(us) {
   const until = clock.nanos + us * 1000;
   // A slice ends early once the board has said something: the host hears it without waiting
   // for the rest of the slice.
-  while (clock.nanos < until && !cut && !output.length) {
+  while (clock.nanos < until && !cut && !reset && !output.length) {
     if (core.waiting) {
       const next = clock.nanosToNextAlarm;
       const step = next > 0 ? Math.min(next, until - clock.nanos) : until - clock.nanos;
@@ -331,7 +340,7 @@ function run(us) {
 
 function flushOutput() {
   if (output.length) {
-    events.push({ ev: "usb", d: Buffer.concat(output).toString("hex") });
+    events.push({ ev: "usb", d: Buffer.concat(output).toString("hex"), t: mcu.clock.nanos });
     output = [];
   }
 }
@@ -339,7 +348,7 @@ function flushOutput() {
 function handle(cmd) {
   switch (cmd.op) {
     case "run":
-      if (!cut) run(cmd.us);
+      if (!cut && !reset) run(cmd.us);
       flushOutput();
       if (cut) events.push({ ev: "cut", t: mcu.clock.nanos });
       for (const e of events.splice(0)) tell(e);
