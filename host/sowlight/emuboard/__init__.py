@@ -361,8 +361,9 @@ class EmuBoard:
         self.led_frames = 0
         self.frames = []            # (emulated ns, roles per LED or None) of every frame, oldest first
         self.flash_ops = []         # (op, offset, bytes, emulated ns) of every flash erase and program
-        self.changes = []           # emulated ns at which the sensors' pins took new readings
-        self.console = bytearray()  # what the board printed outside link frames (its REPL, tracebacks), last 64 KB
+        self.changes = []           # (emulated ns, cells) when the sensors' pins took new readings
+        self._raw = None
+        self.console = bytearray()  # what the board wrote on USB (frames, its REPL, tracebacks), the last 128-256 KB
         self.first_output_ns = None
         self.now_ns = 0             # emulated time
         self.idle_ns = 0            # emulated time the core waited (WFI/WFE), in all
@@ -631,6 +632,9 @@ class EmuBoard:
     def _sensor_commands(self):
         b = self.board
         raw = self.sensors.read_raw([0] * b.cells)
+        last = self._raw or raw
+        self.changes.append((self.now_ns, [c for c in range(b.cells) if raw[c] != last[c]]))
+        self._raw = raw
         if b.sensor_kind == "occupancy-mux":
             values = [[AMBIENT] * 16 for _ in b.mux_list]
             for c in range(b.cells):
@@ -645,11 +649,9 @@ class EmuBoard:
                 for c in range(b.cells) if b.cell_sensors[c] is not None]
 
     def _keep_console(self, data):
-        for line in data.split(b"\n"):
-            if not line.startswith(b"@"):
-                self.console += line + b"\n"
-        if len(self.console) > 65536:
-            del self.console[:-32768]
+        self.console += data
+        if len(self.console) > 262144:
+            del self.console[:-131072]
 
     def cut_after(self, n):
         """Cut the power at the n-th flash write or erase from now (half of a page's bytes land)."""
@@ -699,7 +701,6 @@ class EmuBoard:
                     self._write({"op": "usb", "d": data.hex()})
                 if self._dirty:
                     self._dirty = False
-                    self.changes.append(self.now_ns)
                     for cmd in self._sensor_commands():
                         self._write(cmd)
                 for cmd in self._queue:
