@@ -44,6 +44,7 @@ from sowlight_fw import codec
 from sowlight_fw import config as fw_config
 from sowlight_fw import virtual as fw_virtual
 
+from ..vmboard import board_uid     # machine.unique_id(): stable for a journal file, else new
 from . import flashfs
 
 HERE = Path(__file__).resolve().parent
@@ -144,13 +145,6 @@ def find_bootrom(bootrom=None, image=None, environ=None):
     if not path.is_file() or path.stat().st_size != 16384:
         raise EmuBoardError("%s is not a 16 KB RP2040 boot ROM" % path)
     return path
-
-
-def board_uid(journal=None):
-    """machine.unique_id(): stable for a journal file (the archive knows the board again), else new."""
-    if journal is None:
-        return os.urandom(8)
-    return hashlib.sha256(os.path.realpath(journal).encode("utf-8")).digest()[:8]
 
 
 # ----- the link, with `sim` answered here --------------------------------------------------------------
