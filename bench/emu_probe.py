@@ -1,7 +1,7 @@
 """main.py for bench/bench_emu.py: the board's app as main.py starts it, with its scans measured.
 
 Runs on the board (the emulated RP2040).  Each scan (App.step) is timed with ticks_us into a
-histogram of 0.1 ms buckets; the heap is read after each scan (mem_alloc, garbage included)
+histogram of 0.5 ms buckets; the heap is read after each scan (mem_alloc, garbage included)
 and after a collection every PROBE_EVERY scans (what is live).  Every PROBE_EVERY scans a line
 goes out on the serial port, which the link's peer takes for a text line (noise):
 
@@ -14,8 +14,8 @@ from time import ticks_us, ticks_diff
 from sowlight_fw import app as _app
 
 PROBE_EVERY = 250
-_BUCKET_US = 100
-_hist = array("I", bytes(4 * 256))      # 0.1 ms buckets, the last one "25.5 ms and more"
+_BUCKET_US = 500
+_hist = array("I", bytes(4 * 256))      # 0.5 ms buckets, the last one "127.5 ms and more"
 _stat = array("i", [0, 0, 0, 0, -1])    # scans, max us, peak alloc, peak live, free after boot
 _step = _app.App.step
 

@@ -161,6 +161,7 @@ def test_oware_on_occupancy_sensors_from_the_cli_synced_into_the_archive(emu, tm
 
 @pytest.mark.parametrize("config, variant, moves", [
     (HX711, "oware", 2),              # load cells: HX711s answering the clock pin
+    ("4x8", "kombe", 1),              # four rows, two multiplexers (the race: both players' first move)
 ])
 def test_hands_following_the_leds_play_and_the_journal_syncs(boards, tmp_path, config, variant, moves):
     board = boards(config=config)

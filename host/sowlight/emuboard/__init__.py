@@ -58,7 +58,9 @@ BOOTROM_FILE = "rp2040-bootrom-b1.bin"
 MAIN_PY = HERE.parent.parent.parent / "firmware" / "main.py"
 SLICE_US = 10000                  # emulated time between two looks at the pty (less when the board writes)
 AMBIENT = 2000                    # what a TCRT5000 reads with its emitter off (room light)
-PRESS_MS = 120                    # a button press, held (the firmware debounces 30 ms)
+PRESS_MS = 300                    # a button press, held: the firmware polls its buttons once a scan (debounced
+                                  # 30 ms), and a scan of a 4x8 board in its set-up can take longer than 120 ms
+PRESS_NS = PRESS_MS * 1000000
 SETTLE_MS = 250                   # a `sim` act is answered after this much of the board's time: its
                                   # sensors debounce for 150 ms, then a scan or two show the result
 START_TIMEOUT = 60.0
@@ -226,7 +228,8 @@ class LinkTap:
             self.sims += 1
             if self.settle_ns and msg.payload.get("act") != "seeds" and reply.get("type") == "ok":
                 self._held += codec.encode(msg.seq, "ping", {})
-                self._until = self._now + self.settle_ns
+                # (a button counts once let go: its press lasts PRESS_MS first)
+                self._until = self._now + self.settle_ns + (PRESS_NS if msg.payload.get("act") == "press" else 0)
                 self._answers[msg.seq] = reply
                 return b""
         self._answers[msg.seq] = reply
