@@ -119,12 +119,26 @@ def test_the_flash_filesystem_round_trips_through_littlefs():
         flashfs.read(b"\xff" * 100)
 
 
+def test_what_is_missing_is_named_with_where_to_get_it(tmp_path):
+    from sowlight.emuboard import EmuBoardError, find_bootrom, find_image
+    image = tmp_path / "firmware.uf2"
+    image.write_bytes(b"UF2")
+    with pytest.raises(EmuBoardError, match="raspberrypi/pico-bootrom.*demo/bootrom.ts"):
+        find_bootrom(None, image, environ={})
+    (tmp_path / "rp2040-bootrom-b1.bin").write_bytes(b"\0" * 16384)
+    assert find_bootrom(None, image, environ={}) == tmp_path / "rp2040-bootrom-b1.bin"
+    (tmp_path / "short.bin").write_bytes(b"\0" * 100)
+    with pytest.raises(EmuBoardError, match="not a 16 KB"):
+        find_bootrom(str(tmp_path / "short.bin"), image, environ={})
+    with pytest.raises(EmuBoardError, match="sowlight firmware build"):
+        find_image(None, environ={})
+
+
 # ----- games ---------------------------------------------------------------------------------------
 
 def test_oware_on_occupancy_sensors_from_the_cli_synced_into_the_archive(emu, tmp_path):
     """`sowlight board emu` in a process of its own; board info, hands, `sowlight sync`."""
-    env = dict(os.environ, XDG_DATA_HOME=os.environ.get("XDG_DATA_HOME", str(tmp_path / "data")),
-               SOWLIGHT_FIRMWARE_IMAGE=str(emu[0]))
+    env = dict(os.environ, SOWLIGHT_FIRMWARE_IMAGE=str(emu[0]), SOWLIGHT_BOOTROM=str(emu[1]))
     journal = str(tmp_path / "flash.img")
     proc = subprocess.Popen(SOWLIGHT + ["board", "emu", "--preset", "2x6-stores", "--journal", journal],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
@@ -234,7 +248,7 @@ def test_sync_through_a_noisy_line_and_a_pulled_cable_stores_every_game_once(boa
     conn = emuhands.open_view(board.path)
     games = []
     try:
-        for variant in ("oware", "kalah", "oware", "ayoayo"):
+        for variant in ("oware", "kalah", "ayoayo"):
             games.append(conn.link.request("new_game", {"variant": variant, "options": {}})["game"])
         # From here, 1 % of the bytes damaged and 0.2 % lost, both ways (seeded).
         board.transport.faults = Faults(drop=0.002, corrupt=0.01, seed=11)
