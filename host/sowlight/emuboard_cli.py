@@ -34,17 +34,12 @@ def register(sub, board_sub):
 
 def cmd_emu(args, out=None, err=None):
     from .emuboard import EmuBoard, EmuBoardError
+    from .vmboard_cli import stop_on_signals
     out = out or sys.stdout
     err = err or sys.stderr
     board = EmuBoard(preset=args.preset, config=args.config, uf2=args.uf2, journal=args.journal,
                      bootrom=args.bootrom, boards=args.boards, say=lambda text: print(text, file=err))
-    stopping = []
-
-    def stop(signum, frame):
-        stopping.append(signum)
-        raise KeyboardInterrupt
-
-    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = stop_on_signals()
     try:
         try:
             path = board.start()

@@ -608,8 +608,9 @@ class EmuBoard:
         return False
 
     def describe(self):
+        from ..virtual import board_shape
         b = self.board
-        shape = "%dx%d%s" % (b.rows, b.pits_per_row, " + %d stores" % b.stores if b.stores else "")
+        shape = board_shape(b)
         where = ("flash kept in %s" % self.journal_path) if self.journal_path else "flash in memory (lost when it stops)"
         return ("emulated RP2040 Sowlight board %s (%s, %s sensors) on %s; %s; seeds move by `sim` requests; "
                 "Ctrl-C stops it" % (self.board_id, shape, b.sensor_kind, self.path, where))
