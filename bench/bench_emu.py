@@ -12,6 +12,7 @@ hands play a game (to its end, or --moves moves) through the link.  Printed:
 - boot to hello: emulated time from power-up to the app's hello on USB;
 - free heap after boot (collected), the peak of the heap in use over the game (garbage
   included), and the live heap (collected every 250 scans, the highest of those);
+  the scans' figures cover the game up to its last 50 scans;
 - every scan's time (p50, p99, max; 0.5 ms buckets);
 - the latency a player sees: from the instant a sensor's pin or ADC input changes (the hands'
   act, on the emulated pins) to the first LED frame, on the strip's data pin, that shows the
