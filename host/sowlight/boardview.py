@@ -201,8 +201,17 @@ class BoardView:
             self.state = p
             self._catch_up(p)
         elif kind == "move":
-            self.moves.append(p)
-            self._known = (p["game"], p["ply"])
+            # A reply the board wrote in the scan that made the move goes out before the move's
+            # event: a state with the new ply may have come first, and the move been read from the
+            # journal already.  The event (with its trace) then takes that entry's place.
+            read = [i for i in range(len(self.moves)) if self.moves[i].get("from_journal")
+                    and (self.moves[i]["game"], self.moves[i]["ply"]) == (p["game"], p["ply"])]
+            if read:
+                self.moves[read[-1]] = p
+            else:
+                self.moves.append(p)
+            self._known = (p["game"], max(p["ply"], self._known[1]) if self._known and self._known[0] == p["game"]
+                           else p["ply"])
             if self.state is not None and self.state.get("game") == p["game"] and "pos" in p:
                 # A move changes the position; the board sends a state only when the phase
                 # changes besides (the game over, say): keep the snapshot current meanwhile.

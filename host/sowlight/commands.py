@@ -7,6 +7,7 @@ from . import games_cmd, hardware_cli, play, variants_cmd
 from . import link_cli
 from . import deploy_cli, vmboard_cli
 from . import virtual_cli
+from . import emuboard_cli
 from . import demo
 from . import firmware_cli
 from . import analyse_cmd
@@ -22,6 +23,7 @@ REGISTRARS = [
     deploy_cli.register,        # sowlight deploy
     vmboard_cli.register,       # sowlight board vm
     virtual_cli.register,       # sowlight board virtual
+    emuboard_cli.register,      # sowlight board emu
     demo.register,              # sowlight demo
     firmware_cli.register,      # sowlight firmware build
     analyse_cmd.register,       # sowlight analyse

@@ -158,6 +158,11 @@ def _open_pty():
     return master, slave, os.ttyname(slave)
 
 
+def board_shape(b):
+    """A board config's shape for people: "2x6 + 2 stores"."""
+    return "%dx%d%s" % (b.rows, b.pits_per_row, " + %d stores" % b.stores if b.stores else "")
+
+
 # ----- the app on the virtual parts ---------------------------------------------------------------
 
 class _VirtualApp(fw_app.App):
@@ -309,7 +314,7 @@ class VirtualBoard:
     def describe(self):
         """One line saying what this board is, for people."""
         b = self.board
-        shape = "%dx%d%s" % (b.rows, b.pits_per_row, " + %d stores" % b.stores if b.stores else "")
+        shape = board_shape(b)
         c = self.app.controller if self.app is not None else None
         if c is not None and c.game is not None:
             what = "game %d (%s) %s" % (c.game_no, c.variant, "resumed from the journal" if self.resumed else

@@ -37,13 +37,7 @@ def run_vm(flash=None, out=None, err=None):
     out = out or sys.stdout
     err = err or sys.stderr
     board = VmBoard(flash_dir=flash)
-    stopping = []
-
-    def stop(signum, frame):
-        stopping.append(signum)
-        raise KeyboardInterrupt
-
-    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = stop_on_signals()
     try:
         try:
             path = board.start()
@@ -66,3 +60,11 @@ def run_vm(flash=None, out=None, err=None):
         board.stop()
         for s, handler in previous.items():
             signal.signal(s, handler)
+
+
+def stop_on_signals():
+    """SIGINT and SIGTERM raise KeyboardInterrupt from here on (a board runs until either);
+    returns the handlers they had, to put back."""
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    return {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}

@@ -1,0 +1,217 @@
+"""The board on an emulated RP2040 at 125 MHz: the frozen image and the `.mpy` deploy side by side.
+
+    python bench/bench_emu.py --uf2 FROZEN.uf2 [--stock-uf2 STOCK.uf2] [--micropython DIR]
+                              [--config 2x6-stores] [--variant oware] [--moves N] [--seed S]
+
+For each kind of image: the firmware image with Sowlight frozen in (`sowlight firmware
+build`), and a stock MicroPython image with the app deployed as `.mpy` files by `sowlight
+deploy` (--stock-uf2; left out without it), the board boots on the emulator with
+bench/emu_probe.py as its main.py (the app as main.py starts it, each scan timed), and robot
+hands play a game (to its end, or --moves moves) through the link.  Printed:
+
+- boot to hello: emulated time from power-up to the app's hello on USB;
+- free heap after boot (collected), the peak of the heap in use over the game (garbage
+  included), and the live heap (collected every 250 scans, the highest of those);
+  the scans' figures cover the game up to its last 50 scans;
+- every scan's time (p50, p99, max; 0.5 ms buckets);
+- the latency a player sees: from the instant a sensor's pin or ADC input changes (the hands'
+  act, on the emulated pins) to the first LED frame, on the strip's data pin, that shows the
+  changed cell differently (p50, p99, max); it includes the firmware's 150 ms debounce.
+
+With --micropython DIR (a MicroPython checkout; its tests/perf_bench/misc_pystone.py is read
+from there, never copied), the stock or frozen image runs pystone at the REPL, and every time
+above is also given scaled to a Pico's 900 pystones/s: the emulator leaves out flash cache
+misses, so emulated time is a lower bound.  Emulated time is deterministic cycles; the wall
+time a run takes is not a figure of the board.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for p in (ROOT / "host", ROOT / "firmware", ROOT / "rules"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+from sowlight import boardview  # noqa: E402
+from sowlight.emuboard import EmuBoard  # noqa: E402
+from sowlight.robot import Robot  # noqa: E402
+
+PROBE = (Path(__file__).resolve().parent / "emu_probe.py").read_bytes()
+PICO_PYSTONES = 900
+
+
+def pct(values, q):
+    if not values:
+        return None
+    values = sorted(values)
+    return values[min(len(values) - 1, (len(values) * q + 99) // 100 - 1)]
+
+
+def latencies(board):
+    """(ns) from each change of the sensors' inputs to the first frame that shows a changed cell otherwise."""
+    out = []
+    frames = board.frames
+    leds = board.board.cell_leds
+    for t, cells in board.changes:
+        if not cells:
+            continue
+        before = None
+        for ft, roles in frames:
+            if ft > t:
+                if before is not None and roles is not None and any(
+                        roles[leds[c][0]] != before[leds[c][0]] for c in cells):
+                    if ft - t < 2 * 10 ** 9:
+                        out.append(ft - t)
+                    break
+            elif roles is not None:
+                before = roles
+    return out
+
+
+def play_game(board, variant, moves, seed):
+    conn = boardview.open_board(port=board.path, virtual="never", wait=30.0)
+    try:
+        view = conn.view
+        conn.link.request("new_game", {"variant": variant, "options": {}})
+        robot = Robot(view, rng=random.Random(seed), patience=20.0)
+        robot.set_up()
+        made = 0
+        while moves is None or made < moves:
+            if view.refresh()["phase"] == "over":
+                break
+            robot.play_move()
+            made += 1
+        return made
+    finally:
+        conn.close()
+
+
+def probe_line(board):
+    lines = re.findall(rb"#probe [^\r\n]*\r?\n", bytes(board.console))
+    if not lines:
+        return {}
+    return {k: int(v) for k, v in re.findall(r"(\w+)=(-?\d+)", lines[-1].decode())}
+
+
+def measure(label, image, config, variant, moves, seed, journal=None):
+    board = EmuBoard(config=config if journal is None else None, uf2=str(image), journal=journal,
+                     files={"main.py": PROBE}, realtime=False)
+    t0 = time.monotonic()
+    board.start(timeout=300)
+    try:
+        made = play_game(board, variant, moves, seed)
+        # Let the probe print once more, with the game's last scans in.
+        end = board.now_ns + 6 * 10 ** 9
+        while board.now_ns < end and board.running:
+            time.sleep(0.2)
+        p = probe_line(board)
+        lat = latencies(board)
+        return {"label": label, "moves": made, "boot_to_hello_ms": (board.first_output_ns or 0) / 1e6,
+                "emulated_s": board.now_ns / 1e9, "wall_s": time.monotonic() - t0,
+                "idle_share": board.idle_ns / max(1, board.now_ns), "probe": p,
+                "latency_ms": [x / 1e6 for x in (pct(lat, 50), pct(lat, 99), max(lat) if lat else None)
+                               if x is not None], "latency_n": len(lat)}
+    finally:
+        board.stop(save=False)
+
+
+def deploy_mpy(stock, config, tmp):
+    """A flash with the app deployed as .mpy files by `sowlight deploy`, on the stock image."""
+    journal = os.path.join(tmp, "mpy-flash.img")
+    board = EmuBoard(config=config, uf2=str(stock), journal=journal, files={"main.py": b""}, realtime=False)
+    board.start(timeout=300)
+    try:
+        r = subprocess.run([sys.executable, "-m", "sowlight", "deploy", "--port", board.path, "--config", config],
+                           capture_output=True, text=True, timeout=1800)
+        # The hello it waits for after the reset may take longer than it waits on a slow machine:
+        # the files being there is what counts here.
+        if "files are on the board" not in r.stderr and r.returncode != 0:
+            raise SystemExit("sowlight deploy failed:\n%s%s" % (r.stdout, r.stderr))
+    finally:
+        board.stop()
+    return journal
+
+
+def pystone(image, micropython):
+    source = Path(micropython) / "tests" / "perf_bench" / "misc_pystone.py"
+    runner = Path(micropython) / "tests" / "perf_bench" / "benchrun.py"
+    code = source.read_text() + "\n" + runner.read_text() + "\nbm_run(1000, 10)\n"
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(code)
+        script = f.name
+    board = EmuBoard(preset="2x6-stores", uf2=str(image), files={"main.py": b""}, realtime=False)
+    board.start(timeout=300)
+    try:
+        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", board.path, "run", script],
+                           capture_output=True, text=True, timeout=1800)
+    finally:
+        board.stop(save=False)
+        os.unlink(script)
+    fields = r.stdout.split()
+    if r.returncode != 0 or len(fields) < 3:
+        raise SystemExit("pystone did not run:\n%s%s" % (r.stdout, r.stderr))
+    us, loops = int(fields[0]), int(fields[1])
+    return loops * 1e6 / us
+
+
+def show(result, scale):
+    p = result["probe"]
+    print("\n%s: %d moves, %.1f s emulated (%.0f %% idle), %.0f s of wall time" % (
+        result["label"], result["moves"], result["emulated_s"], 100 * result["idle_share"], result["wall_s"]))
+
+    def ms(us):
+        return "%.1f ms (%.1f scaled)" % (us / 1000, us / 1000 * scale) if scale else "%.1f ms" % (us / 1000)
+    print("  boot to hello            %s" % ms(result["boot_to_hello_ms"] * 1000))
+    if p:
+        print("  free heap after boot     %.1f KB" % (p.get("boot_free", -1) / 1024))
+        print("  heap in use, peak        %.1f KB (garbage included); live %.1f KB (sampled)" % (
+            p["alloc_peak"] / 1024, p["live_peak"] / 1024))
+        print("  scans                    %d: p50 %s, p99 %s, max %s" % (p["scans"], ms(p["p50"]), ms(p["p99"]),
+                                                                       ms(p["max"])))
+    else:
+        print("  (no probe line: the app did not run its scans)")
+    lat = result["latency_ms"]
+    if lat:
+        print("  sensor -> LED frame      %d changes: p50 %s, p99 %s, max %s" % (
+            result["latency_n"], ms(lat[0] * 1000), ms(lat[1] * 1000), ms(lat[2] * 1000)))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--uf2", required=True, help="the image with Sowlight frozen in")
+    ap.add_argument("--stock-uf2", help="a stock MicroPython image for the .mpy deploy (left out without it)")
+    ap.add_argument("--micropython", help="a MicroPython checkout: pystone from its tests/perf_bench")
+    ap.add_argument("--config", default=str(ROOT / "hardware" / "boards" / "2x6-stores.json"))
+    ap.add_argument("--variant", default="oware")
+    ap.add_argument("--moves", type=int, help="moves to play (default: the whole game)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    scale = None
+    if args.micropython:
+        stones = pystone(args.uf2, args.micropython)
+        scale = stones / PICO_PYSTONES
+        print("pystone on the emulated RP2040: %.0f pystones/s (a Pico: about %d): times scaled by %.2f"
+              % (stones, PICO_PYSTONES, scale))
+    results = [measure("frozen image", args.uf2, args.config, args.variant, args.moves, args.seed)]
+    if args.stock_uf2:
+        with tempfile.TemporaryDirectory() as tmp:
+            journal = deploy_mpy(args.stock_uf2, args.config, tmp)
+            results.append(measure(".mpy deploy", args.stock_uf2, None, args.variant, args.moves, args.seed,
+                                   journal=journal))
+    if args.json:
+        print(json.dumps({"pystone_scale": scale, "results": results}, indent=1))
+    for r in results:
+        show(r, scale)
+
+
+if __name__ == "__main__":
+    main()

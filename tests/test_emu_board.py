@@ -1,0 +1,306 @@
+"""The firmware image on an emulated RP2040 (`sowlight board emu`): the real rp2 port of
+MicroPython with Sowlight frozen in, booted by rp2040js under Node.js, its pins driven by
+simulated seeds, its LED strip decoded from the data pin, its USB port behind a pty.
+
+Robot hands (host/sowlight/robot.py) play through the link, one `sim` act per physical step;
+the board's journal is synced with the companion's sync and compared with the moves made; the
+power is cut during journal writes and the board rebooted from the same flash; the link is
+made noisy; a refused config shows its error pattern.
+
+Emulation runs the board 3-6 times slower than a Pico on a busy 2-core machine, and a board
+debounces its sensors for 150 ms, so games here are a few moves long (bench/bench_emu.py plays
+whole ones).  Needs Node.js, the npm package (installed on first use), a firmware image
+(`sowlight firmware build`, or SOWLIGHT_FIRMWARE_IMAGE) and the boot ROM beside it (or
+SOWLIGHT_BOOTROM); a missing one is a skip that says what to install, a failure under CI=true.
+"""
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import mancala
+from sowlight import archive, boardview, link
+from sowlight.emuboard import EmuBoard, LinkTap, flashfs
+from sowlight.sync import sync
+from sowlight.virtual import Faults
+from sowlight_fw import codec
+from sowlight_fw.colours import ERROR, OFF
+
+import emuhands
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="pseudo-terminals are POSIX only")
+
+ROOT = Path(__file__).resolve().parent.parent
+HX711 = str(ROOT / "hardware" / "examples" / "2x6-stores-hx711.json")
+SOWLIGHT = [sys.executable, "-m", "sowlight"]
+
+
+@pytest.fixture(scope="session")
+def emu(firmware_image):
+    """What an emulated board needs: (image, boot ROM, rp2040js), or a skip/failure naming what is missing."""
+    return emuhands.prerequisites(firmware_image)
+
+
+@pytest.fixture
+def boards(emu):
+    """Emulated boards made in the test, all stopped at its end."""
+    made = []
+
+    def start(**kw):
+        kw.setdefault("uf2", str(emu[0]))
+        kw.setdefault("realtime", False)
+        b = EmuBoard(**kw)
+        made.append(b)
+        b.start()
+        return b
+    yield start
+    for b in made:
+        b.stop(save=False)
+
+
+def archived_moves(store, board_id, board_game):
+    for g in store.games(board=board_id):
+        if g["board_game"] == board_game:
+            return [m["move"] for m in store.game(g["number"])["moves"] if m["kind"] == "move"]
+    return None
+
+
+def assert_strip_showed(board, view, since_ns):
+    """The strip (decoded from the data pin) showed every cell the board's `leds` event says is lit."""
+    shown = emuhands.strip_shows(board, since_ns)
+    said = emuhands.lit_roles(view)
+    assert said, "the board reports no lit cell"
+    for cell, role in said.items():
+        if role in ("choice", "error"):
+            continue
+        assert role in shown.get(cell, ()), (cell, role, shown)
+
+
+# ----- the link tap --------------------------------------------------------------------------------
+
+def test_the_tap_answers_sim_with_the_boards_own_seq_and_passes_the_rest_through():
+    acts = []
+    tap = LinkTap(lambda p: acts.append(p) or {"type": "ok", "counts": [1], "hand": 0, "beside": 0, "bag": 9})
+    sim = codec.encode(7, "sim", {"act": "add", "cell": 0})
+    assert tap.host_bytes(b"\x03raw" + b"\n" + sim[:10]) == b"\x03raw\n"        # REPL bytes go at once
+    assert tap.host_bytes(sim[10:]) == codec.encode(7, "ping", {})
+    assert tap.host_bytes(sim) == codec.encode(7, "ping", {})                   # a repeat: done once
+    assert len(acts) == 1
+    reply = tap.board_bytes(codec.encode(40, "pong", {"re": 7, "up": 5}))
+    msg = codec.parse_line(reply.rstrip(b"\n"), "board")
+    assert (msg.seq, msg.type, msg.payload["re"], msg.payload["counts"]) == (40, "ok", 7, [1])
+    hello = codec.encode(0, "hello", {"proto": [1, 1], "role": "board", "sw": "x", "board": "b",
+                                      "config": {"geometry": {"pits_per_row": 6, "rows": 2, "stores": 2}, "leds": 14,
+                                                 "sensors": {"cells": [0, 1], "kind": "occupancy-mux"}},
+                                      "variants": ["oware"], "game": None})
+    assert codec.parse_line(tap.board_bytes(hello).rstrip(b"\n"), "board").payload["virtual"] is True
+    other = codec.encode(41, "pong", {"re": 8, "up": 6})
+    assert tap.board_bytes(b">>> " + other) == b">>> " + other
+
+
+def test_the_flash_filesystem_round_trips_through_littlefs():
+    image = flashfs.make({"board.json": b"{}", "journal/g1": b"x" * 5000})
+    assert len(image) == flashfs.FS_SIZE
+    assert flashfs.read(flashfs.put(image, {"main.py": b"pass"})) == {
+        "board.json": b"{}", "journal/g1": b"x" * 5000, "main.py": b"pass"}
+    with pytest.raises(flashfs.FlashFsError, match="1408 KB"):
+        flashfs.read(b"\xff" * 100)
+
+
+def test_what_is_missing_is_named_with_where_to_get_it(tmp_path):
+    from sowlight.emuboard import EmuBoardError, find_bootrom, find_image
+    image = tmp_path / "firmware.uf2"
+    image.write_bytes(b"UF2")
+    with pytest.raises(EmuBoardError, match="raspberrypi/pico-bootrom.*demo/bootrom.ts"):
+        find_bootrom(None, image, environ={})
+    (tmp_path / "rp2040-bootrom-b1.bin").write_bytes(b"\0" * 16384)
+    assert find_bootrom(None, image, environ={}) == tmp_path / "rp2040-bootrom-b1.bin"
+    (tmp_path / "short.bin").write_bytes(b"\0" * 100)
+    with pytest.raises(EmuBoardError, match="not a 16 KB"):
+        find_bootrom(str(tmp_path / "short.bin"), image, environ={})
+    with pytest.raises(EmuBoardError, match="sowlight firmware build"):
+        find_image(None, environ={})
+
+
+# ----- games ---------------------------------------------------------------------------------------
+
+def test_oware_on_occupancy_sensors_from_the_cli_synced_into_the_archive(emu, tmp_path):
+    """`sowlight board emu` in a process of its own; board info, hands, `sowlight sync`."""
+    env = dict(os.environ, SOWLIGHT_FIRMWARE_IMAGE=str(emu[0]), SOWLIGHT_BOOTROM=str(emu[1]))
+    journal = str(tmp_path / "flash.img")
+    proc = subprocess.Popen(SOWLIGHT + ["board", "emu", "--preset", "2x6-stores", "--journal", journal],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    try:
+        path = proc.stdout.readline().strip()
+        about = proc.stdout.readline()
+        assert path.startswith("/dev/"), proc.stderr.read()
+        assert "emulated RP2040" in about and journal in about
+        info = subprocess.run(SOWLIGHT + ["board", "info", "--port", path], capture_output=True, text=True,
+                              env=env, timeout=120)
+        assert info.returncode == 0, info.stderr
+        assert "occupancy-mux on 14 cells" in info.stdout and "oware" in info.stdout
+        conn = emuhands.open_view(path)
+        try:
+            assert conn.view.virtual
+            made, game, state = emuhands.play(conn, "oware", moves=2)
+        finally:
+            conn.close()
+        db = str(tmp_path / "archive.sqlite3")
+        done = subprocess.run(SOWLIGHT + ["sync", "--port", path, "--db", db, "--json"], capture_output=True,
+                              text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        with archive.Archive(db) as store:
+            assert archived_moves(store, report["board"], game) == [m["move"] for m in made]
+    finally:
+        proc.terminate()
+        assert proc.wait(60) == 0, proc.stderr.read()
+    # Stopped, the flash's filesystem is in the journal file: board.json and the game's journal.
+    files = flashfs.read(Path(journal).read_bytes())
+    assert json.loads(files["board.json"])["id_prefix"] == "sowlight-2x6-stores"
+    assert any(name.startswith("journal/") for name in files)
+
+
+@pytest.mark.parametrize("config, variant, moves", [
+    (HX711, "oware", 2),              # load cells: HX711s answering the clock pin
+    ("4x8", "kombe", 1),              # four rows, two multiplexers (the race: both players' first move)
+])
+def test_hands_following_the_leds_play_and_the_journal_syncs(boards, tmp_path, config, variant, moves):
+    board = boards(config=config)
+    conn = emuhands.open_view(board.path)
+    try:
+        made, game, state = emuhands.play(conn, variant, moves=moves)
+        assert len(made) == moves and state["game"] == game
+        assert_strip_showed(board, conn.view, board.now_ns - 2 * 10 ** 9)
+        with archive.Archive(str(tmp_path / "a.sqlite3")) as store:
+            report = sync(conn.link, store)
+            assert game in report.games
+            assert archived_moves(store, conn.view.board_id, game) == [m["move"] for m in made]
+        # The position the board holds is the rules core's after those moves.
+        replayed = mancala.Game(variant)
+        for m in made:
+            replayed.play(boardview._tuplify(m["move"]))
+        assert boardview.game_of(state).cells() == replayed.cells()
+    finally:
+        conn.close()
+
+
+# ----- power cuts ----------------------------------------------------------------------------------
+
+def test_a_power_cut_during_journal_writes_resumes_exactly_from_the_same_flash(boards, tmp_path):
+    journal = str(tmp_path / "flash.img")
+    board = boards(preset="2x6-stores", journal=journal)
+    conn = emuhands.open_view(board.path)
+    made, game, _ = emuhands.play(conn, "oware", moves=1)
+    board_id = conn.view.board_id
+    conn.close()
+    seeds = list(board.world.counts)
+    board.stop()                            # the flash after one move, saved to the journal file
+    before = Path(journal).read_bytes()
+    kept = [m["move"] for m in made]
+    for cut_at in (1, 3):
+        # Power up from that flash; the power goes at the cut_at-th flash write from then on:
+        # the next move's journal record, or littlefs's metadata after it.
+        Path(journal).write_bytes(before)
+        board = boards(journal=journal, seeds=seeds)
+        board.cut_after(cut_at)
+        conn = emuhands.open_view(board.path)
+        more = emuhands.play_until_cut(conn, board)
+        after_cut = list(board.world.counts)
+        board.save()                        # the flash as the cut left it
+        board.stop(save=False)
+        board = boards(journal=journal, seeds=after_cut)
+        conn = emuhands.open_view(board.path)
+        try:
+            state = conn.view.refresh()
+            assert state["game"] == game
+            with archive.Archive(str(tmp_path / ("a%d.sqlite3" % cut_at))) as store:
+                sync(conn.link, store)
+                synced = archived_moves(store, board_id, game)
+            # Every move whose record was whole is there, in order; the one cut off may be.
+            whole = kept + [m["move"] for m in more]
+            assert synced[:len(whole)] == whole and len(synced) - len(whole) in (0, 1)
+            replayed = mancala.Game("oware")
+            for mv in synced:
+                replayed.play(boardview._tuplify(mv))
+            assert boardview.game_of(state).cells() == replayed.cells()
+        finally:
+            conn.close()
+        board.stop(save=False)
+
+
+# ----- a noisy link --------------------------------------------------------------------------------
+
+def test_sync_through_a_noisy_line_and_a_pulled_cable_stores_every_game_once(boards, tmp_path):
+    board = boards(preset="2x6-stores")
+    conn = emuhands.open_view(board.path)
+    games = []
+    try:
+        for variant in ("oware", "kalah", "ayoayo"):
+            games.append(conn.link.request("new_game", {"variant": variant, "options": {}})["game"])
+        # From here, 1 % of the bytes damaged and 0.2 % lost, both ways (seeded).
+        board.transport.faults = Faults(drop=0.002, corrupt=0.01, seed=11)
+        db = str(tmp_path / "a.sqlite3")
+        with archive.Archive(db) as store:
+            report = sync(conn.link, store)
+        assert set(games) <= set(report.games)
+    finally:
+        conn.close()
+    assert board.transport.faults.corrupted > 0
+    # Cut in the middle of another sync (the host gone), then synced again: nothing twice, nothing lost.
+    board.transport.faults = None
+    conn = emuhands.open_view(board.path, wait=30.0)
+    try:
+        games.append(conn.link.request("new_game", {"variant": "kalah", "options": {}})["game"])
+    finally:
+        conn.close()
+    with archive.Archive(db) as store:
+        conn = emuhands.open_view(board.path, wait=30.0)
+        pull = threading.Timer(1.0, conn.link.close)     # the cable pulled while it syncs
+        pull.start()
+        try:
+            sync(conn.link, store)
+        except link.LinkError:
+            pass
+        pull.join()
+        conn = emuhands.open_view(board.path, wait=30.0)
+        try:
+            sync(conn.link, store)
+        finally:
+            conn.close()
+        held = sorted(g["board_game"] for g in store.games(board=conn.view.board_id))
+    assert held == sorted(set(games))
+
+
+# ----- a refused config -----------------------------------------------------------------------------
+
+def test_a_refused_config_blinks_the_error_pattern_and_says_why_on_the_link(boards, tmp_path):
+    raw = json.loads((ROOT / "hardware" / "boards" / "2x6-stores.json").read_text())
+    raw["sensors"]["select"] = [2, 3]            # a 16-channel multiplexer needs four select pins
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(raw))
+    board = boards(config=str(bad))
+    import serial
+    with serial.Serial(board.path, 115200, timeout=0.2) as port:
+        seen = b""
+        end = time.monotonic() + 120
+        while b"@0000 log" not in seen and time.monotonic() < end:
+            seen += port.read(4096)
+        assert b"the board config is refused" in seen
+        line = seen[seen.index(b"@0000 log"):].split(b"\n")[0].rstrip(b"\r")
+        msg = codec.parse_line(line, "board")
+        assert msg.type == "log" and msg.payload["level"] == "error" and "select" in msg.payload["msg"]
+        # Ctrl-C reaches the REPL, which answers.
+        port.write(b"\x03\r\n")
+        end = time.monotonic() + 60
+        while b">>> " not in seen and time.monotonic() < end:
+            seen += port.read(4096)
+        assert b">>> " in seen
+    frames = [roles for _t, roles in board.frames if roles is not None]
+    assert any(all(r == ERROR for r in roles) for roles in frames), frames[:4]
+    assert any(all(r == OFF for r in roles) for roles in frames)
