@@ -777,11 +777,6 @@ for _p in %r:
 """
 
 
-def default_image():
-    """The image `sowlight firmware build` writes by default for this Sowlight."""
-    return os.path.join(firmware_image.images_dir(), firmware_image.image_name("RPI_PICO", "1.27.0", "uf2"))
-
-
 def image_plan(uf2, config_source, drive):
     """The image deploy's steps as text lines (what --dry-run prints)."""
     how = ("copy it to the BOOTSEL drive %s" % drive if drive else

@@ -88,7 +88,7 @@ def describe(plan, dry_run):
 
 def _deploy_image(args, config_file):
     from . import deploy
-    uf2 = args.uf2 or deploy.default_image()
+    uf2 = args.uf2 or deploy.firmware_image.default_image()
     source = deploy._relative(config_file) if config_file else None
     if config_file:
         deploy.read_config(config_file)         # a bad config is refused before anything else

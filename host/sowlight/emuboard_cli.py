@@ -24,7 +24,7 @@ def register(sub, board_sub):
                                                      "(default: the journal's board.json, else 2x6-stores)")
     which.add_argument("--config", metavar="FILE", help="... or a board config file")
     p.add_argument("--boards", metavar="DIR", help="where the presets are (default: hardware/boards of this checkout)")
-    p.add_argument("--uf2", metavar="FILE", help="the firmware image, .uf2 or .bin (default: $SOWLIGHT_FIRMWARE_IMAGE)")
+    p.add_argument("--uf2", metavar="FILE", help="the firmware image, .uf2 or .bin (default: $SOWLIGHT_FIRMWARE_IMAGE, else the one `sowlight firmware build` wrote)")
     p.add_argument("--journal", metavar="FILE", help="keep the flash's filesystem (journal, board.json, files deployed) "
                                                      "in FILE across runs (default: a new one each run)")
     p.add_argument("--bootrom", metavar="FILE", help="the RP2040 B1 boot ROM (default: $SOWLIGHT_BOOTROM, or "

@@ -65,6 +65,11 @@ def images_dir(environ=None):
     return os.path.join(cache_dir(environ), "images")
 
 
+def default_image(environ=None):
+    """The image `sowlight firmware build` writes by default for this Sowlight (deploy and emu use it)."""
+    return os.path.join(images_dir(environ), image_name("RPI_PICO", "1.27.0", "uf2"))
+
+
 def sowlight_version():
     return _fw_app.VERSION
 

@@ -122,13 +122,11 @@ def ensure_rp2040js(environ=None, say=None):
 
 def find_image(uf2=None, environ=None):
     environ = os.environ if environ is None else environ
-    path = uf2 or environ.get(IMAGE_ENV)
-    if not path:
-        raise EmuBoardError("which firmware image? Give --uf2 FILE (or set %s): `sowlight firmware build` makes "
-                            "one (docs/firmware.md)" % IMAGE_ENV)
-    path = Path(path).expanduser()
+    from .. import firmware_image
+    path = Path(uf2 or environ.get(IMAGE_ENV) or firmware_image.default_image(environ)).expanduser()
     if not path.is_file():
-        raise EmuBoardError("no firmware image %s: `sowlight firmware build` makes one" % path)
+        raise EmuBoardError("no firmware image at %s: `sowlight firmware build` makes one (docs/firmware.md), or "
+                            "give --uf2 FILE (or set %s)" % (path, IMAGE_ENV))
     return path
 
 
