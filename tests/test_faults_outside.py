@@ -430,3 +430,16 @@ def test_a_200_kb_junk_line_does_not_hold_the_boards_next_answer_back(cable):  #
         scans += 1
         assert scans < 30, "the ping waits behind the junk"      # 512 bytes a scan would take 400 scans (8 s)
     assert a.link.decoder.errors["too_long"] == 1
+
+
+def test_demo_refuses_an_empty_variant_and_the_sync_summary_escapes_the_boards_text(tmp_path):
+    from sowlight.sync import SyncReport
+    r = subprocess.run([sys.executable, "-m", "sowlight", "demo", "--variant", ""], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 2 and "give a variant's name" in r.stderr
+    report = SyncReport("evil\x1b]0;owned\x07\nboard")
+    report.problems[3] = "it said \x1b[31mred\nand more"
+    text = report.summary()
+    assert "\x1b" not in text and "\x07" not in text
+    assert "\nboard:" not in text and "\nand more" not in text      # the board's line breaks are escaped
+    assert "evil\\x1b]0;owned\\x07\\nboard" in text

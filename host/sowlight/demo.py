@@ -16,9 +16,9 @@ import sys
 import mancala
 from mancala.search import best_move
 
-from . import archive, link, paths, ports, render
+from . import archive, harmless, link, paths, ports, render
 from .boardview import BoardViewError, open_board, steps_of
-from .play import parse_options
+from .play import parse_options, variant_name
 from .robot import Robot, RobotError
 from .sync import sync
 
@@ -29,7 +29,7 @@ def register(sub, board_sub):
                                    "it: they do only what the board's LEDs show, one physical act at a time (lift a "
                                    "pit, drop a seed, take a capture, press confirm). Each move is printed; the game "
                                    "is then synced into the archive.")
-    p.add_argument("--variant", "-v", help="the game (default: oware, or the game in progress on --port's board)")
+    p.add_argument("--variant", "-v", type=variant_name, help="the game (default: oware, or the game in progress on --port's board)")
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a variant option, e.g. -o seeds=3")
     p.add_argument("--moves", "-n", type=int, metavar="N", help="stop after N moves (default: play the game to its end)")
     p.add_argument("--seed", type=int, metavar="S", help="seed of the robot's choices (the same game again)")
@@ -48,7 +48,7 @@ def register(sub, board_sub):
 
 
 def _fail(text, status=1):
-    print("sowlight demo: %s" % text, file=sys.stderr)
+    print("sowlight demo: %s" % harmless.text(text), file=sys.stderr)
     return status
 
 
@@ -91,13 +91,13 @@ def _demo(conn, args, options):
         reply = conn.link.request("new_game", {"variant": variant, "options": options})
         print("new game %d: %s" % (reply["game"], mancala.variant_info(variant)["title"]))
     else:
-        print("the game in progress: board game %d, %s" % (state["game"], state["variant"]))
+        print("the game in progress: board game %d, %s" % (state["game"], harmless.text(state["variant"])))
     rng = random.Random(args.seed)
-    robot = Robot(view, rng=rng, prefer_hint=args.hints, say=(lambda t: print("    " + t)) if args.acts else None)
+    robot = Robot(view, rng=rng, prefer_hint=args.hints, say=(lambda t: print("    " + harmless.text(t))) if args.acts else None)
     state = robot.set_up()
     told = robot.resume()           # what another run left half done (killed with seeds in the hand)
     if told:
-        print(told)
+        print(harmless.text(told))
     if args.hints:
         conn.link.request("hint", {"on": True})
     game = view.game(state)
@@ -143,7 +143,7 @@ def _print_move(before, m, number):
         except mancala.RulesError:
             trace = []
     told = render.describe(before, steps_of(trace))
-    print("%3d. player %d plays %-4s %s" % (number, m["player"], name, "; ".join(told)), flush=True)
+    print(harmless.text("%3d. player %d plays %-4s %s" % (number, m["player"], name, "; ".join(told))), flush=True)
 
 
 def _move(move):
@@ -154,7 +154,7 @@ def _archive(conn, db, board_game):
     try:
         store = archive.Archive(paths.archive_path(db))
     except archive.ArchiveError as e:
-        print("sowlight demo: the game stays on the board's journal: %s" % e, file=sys.stderr)
+        print("sowlight demo: the game stays on the board's journal: %s" % harmless.text(e), file=sys.stderr)
         return
     try:
         report = sync(conn.link, store)
@@ -166,6 +166,6 @@ def _archive(conn, db, board_game):
     finally:
         store.close()
     if number is None:
-        print("synced the board's journal into %s (%s)" % (path, report.summary()))
+        print(harmless.text("synced the board's journal into %s (%s)" % (path, report.summary()), lines=True))
     else:
         print("archived as game %d in %s (sowlight games show %d)" % (number, path, number))

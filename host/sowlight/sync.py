@@ -30,6 +30,7 @@ MemoryStore below is the reference, for tests):
 import json
 import threading
 
+from . import harmless
 from .archive import SyncGapError
 from .link import BoardError, LinkError, ReplyDamaged
 
@@ -75,8 +76,9 @@ class SyncReport:
         return bool(self.lost or self.problems or any(how == "lost" for _, _, how in self.damaged))
 
     def summary(self):
+        # Each piece of the board's own text is escaped here, so the lines are only the summary's.
         parts = ["board %s: %d game%s listed, %d record%s stored" % (
-            self.board_id, len(self.games), "" if len(self.games) == 1 else "s",
+            harmless.text(self.board_id), len(self.games), "" if len(self.games) == 1 else "s",
             self.stored, "" if self.stored == 1 else "s")]
         if self.duplicates:
             parts.append("%d already held" % self.duplicates)
@@ -99,7 +101,7 @@ class SyncReport:
                 text += "\nboard game %d: the board's record of ply %d was damaged and could not be rebuilt: that " \
                         "move is lost, the records after it are stored (the game stops before it)" % (g, p)
         for g, why in sorted(self.problems.items()):
-            text += "\nboard game %d: %s" % (g, why)
+            text += "\nboard game %d: %s" % (g, harmless.text(why))
         if not self.complete:
             text += "\nthe board's journal changed during the sync: run `sowlight sync` again to finish"
         return text
