@@ -24,11 +24,12 @@ SOWLIGHT = [sys.executable, "-m", "sowlight"]
 WOOD = "#c9a36b"        # the board (static/board.js)
 
 
-def broadcast(url, event, variant, boards, seed, *more):
-    return subprocess.Popen(SOWLIGHT + ["broadcast", "--broker", url, "--event", event, "--virtual", str(boards),
-                                        "--demo", variant, "--games", "1", "--seed", str(seed), "--no-archive",
-                                        "--for", "300"] + list(more),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+def broadcast(log, url, event, variant, boards, seed, *more):
+    with open(log, "w") as f:
+        return subprocess.Popen(SOWLIGHT + ["broadcast", "--broker", url, "--event", event, "--virtual", str(boards),
+                                            "--demo", variant, "--games", "1", "--seed", str(seed), "--no-archive",
+                                            "--for", "300"] + list(more),
+                                stdout=f, stderr=subprocess.STDOUT)
 
 
 def cells(page):
@@ -45,8 +46,9 @@ def test_an_event_is_a_grid_of_live_boards_each_opening_its_game(page, tmp_path,
     conn = broker.BrokerConnection(broker.BrokerSettings.from_url(mosquitto.url), "test-viewer").start()
     conn.wait_connected(10)
     feed = EventFeed(conn, EventTopics("friday")).start()
-    procs = [broadcast(mosquitto.url, "friday", "kalah", 2, 1, "-o", "seeds=3"),
-             broadcast(mosquitto.url, "friday", "oware", 1, 2)]
+    logs = [str(tmp_path / "kalah.log"), str(tmp_path / "oware.log")]
+    procs = [broadcast(logs[0], mosquitto.url, "friday", "kalah", 2, 1, "-o", "seeds=3"),
+             broadcast(logs[1], mosquitto.url, "friday", "oware", 1, 2)]
     try:
         with Serve(["--broker", mosquitto.url, "--event", "friday", "--db", str(tmp_path / "a.sqlite3")]) as srv:
             page.goto(srv.url + "/")                     # an event's server opens on its grid
@@ -88,6 +90,8 @@ def test_an_event_is_a_grid_of_live_boards_each_opening_its_game(page, tmp_path,
             assert page.evaluate("location.hash").startswith("#/event/%s/" % board)
             game = int(page.evaluate("location.hash").split("/")[-1])
             shown = page.locator("#moves a.mv").all_inner_texts()
+            # (This test's own subscription may be a record or two behind the server's.)
+            assert feed.wait(lambda f: len(f.game(board, game).snapshot()["moves"]) >= len(shown), 20)
             snap = feed.game(board, game).snapshot()
             assert shown and shown == snap["moves"][:len(shown)]
             page.click("#forward")
@@ -107,6 +111,11 @@ def test_an_event_is_a_grid_of_live_boards_each_opening_its_game(page, tmp_path,
             page.click("#back-event")
             page.wait_for_selector("#event-grid .event-cell svg.board")
             assert srv.json("/api/event/boards/%s/games/999" % board, status=404)["error"]
+    except Exception:
+        for log in logs:
+            with open(log) as f:
+                print(log, f.read()[-3000:])
+        raise
     finally:
         for p in procs:
             if p.poll() is None:

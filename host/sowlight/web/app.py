@@ -181,24 +181,7 @@ class _Api:
         return JSONResponse(rep)
 
     async def live_events(self, request):
-        q = self.live.subscribe()
-
-        async def stream():
-            try:
-                while True:
-                    try:
-                        snap = await asyncio.wait_for(q.get(), KEEP_ALIVE_S)
-                    except asyncio.TimeoutError:
-                        if await request.is_disconnected():
-                            return
-                        yield ": still here\n\n"
-                        continue
-                    yield "data: %s\n\n" % json.dumps(snap, separators=(",", ":"))
-            finally:
-                self.live.unsubscribe(q)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return _events(request, self.live.subscribe(), self.live.unsubscribe)
 
     # ----- an event ------------------------------------------------------------------------------
 
@@ -210,24 +193,7 @@ class _Api:
     async def event_events(self, request):
         if self.event is None:
             return _error(404, "this server shows no event: start it with --event NAME")
-        q = self.event.subscribe()
-
-        async def stream():
-            try:
-                while True:
-                    try:
-                        cell = await asyncio.wait_for(q.get(), KEEP_ALIVE_S)
-                    except asyncio.TimeoutError:
-                        if await request.is_disconnected():
-                            return
-                        yield ": still here\n\n"
-                        continue
-                    yield "data: %s\n\n" % json.dumps(cell, separators=(",", ":"))
-            finally:
-                self.event.unsubscribe(q)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return _events(request, self.event.subscribe(), self.event.unsubscribe)
 
     async def meta(self, request):
         from importlib.metadata import PackageNotFoundError, version
@@ -240,6 +206,26 @@ class _Api:
                              "event": self.event.event if self.event is not None else None,
                              "roles": {role: text for role, (_, text) in render.MARKS.items()},
                              "thresholds": {"mistake": analysis.MISTAKE, "blunder": analysis.BLUNDER}})
+
+
+def _events(request, q, unsubscribe):
+    """Server-sent events: each dict the queue gives, as one `data:` line, until the page goes."""
+    async def stream():
+        try:
+            while True:
+                try:
+                    item = await asyncio.wait_for(q.get(), KEEP_ALIVE_S)
+                except asyncio.TimeoutError:
+                    if await request.is_disconnected():
+                        return
+                    yield ": still here\n\n"
+                    continue
+                yield "data: %s\n\n" % json.dumps(item, separators=(",", ":"))
+        finally:
+            unsubscribe(q)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 def _error(status, message):
