@@ -111,6 +111,11 @@ def test_an_event_is_a_grid_of_live_boards_each_opening_its_game(page, tmp_path,
             page.click("#back-event")
             page.wait_for_selector("#event-grid .event-cell svg.board")
             assert srv.json("/api/event/boards/%s/games/999" % board, status=404)["error"]
+            # Its host stopped: the board is shown offline (the host's presence), the others not.
+            procs[1].terminate()
+            assert procs[1].wait(30) == 0
+            page.wait_for_selector("#event-grid .event-cell.offline[data-board='%s']" % board, timeout=20000)
+            assert page.locator("#event-grid .event-cell.offline").count() == 1
     except Exception:
         for log in logs:
             with open(log) as f:

@@ -43,6 +43,8 @@ class EventBoards:
     def start(self, loop):
         self._loop = loop
         self.feed.start()
+        # A host's presence (its last will when it goes) changes its boards' cells, no record with it.
+        self.conn.subscribe(self.topics.base + "/hosts/+", self._host)
 
     def stop(self):
         self.feed.stop()
@@ -89,15 +91,26 @@ class EventBoards:
                 self._layouts[key] = None       # a variant this version does not know: the cell says so
         return self._layouts[key]
 
+    def _host(self, topic, payload):
+        what = self.topics.parse(topic)
+        if what is None or payload is None:
+            return
+        for cell in self.cells():
+            state = (self.feed.boards.get(cell["board"]) or {}).get("state") or {}
+            if state.get("host") == what[1]:
+                self._send(cell)
+
     def _updated(self, snap):
         # (paho's network thread) Only a board's latest game is in the grid.
         games = [g for (b, g) in self.feed.games() if b == snap["board"]]
         if games and snap["game"] < max(games):
             return
+        self._send(self._cell(snap))
+
+    def _send(self, cell):
         loop = self._loop
         if loop is None or loop.is_closed():
             return
-        cell = self._cell(snap)
         try:
             loop.call_soon_threadsafe(self._push, cell)
         except RuntimeError:
