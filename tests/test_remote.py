@@ -192,3 +192,33 @@ def test_a_table_url_without_a_table_is_refused_with_what_to_write(tmp_path):
     r = subprocess.run([sys.executable, "-m", "sowlight", "play", "--remote", "mqtt://127.0.0.1/t"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "--seat" in r.stderr
+
+
+def test_hands_making_a_move_s_unseen_drops_go_on_when_the_board_is_told_to_wait_for_the_other_board():
+    """The host tells the board to wait for the other seat's move (`guide`, its LEDs lit again) as
+    soon as this seat's move is journalled, while the hands still drop the seeds the sensors
+    cannot see: those already dropped still count, and the seeds end where the board has them."""
+    vb = VirtualBoard(preset="2x6-stores", settings=VIRTUAL_SETTINGS)
+    board = open_board(port=vb.start())
+    try:
+        view = board.view
+        told = []
+
+        def say(text):
+            if text.endswith("(unseen)") and not told:
+                seen = view.leds_seen
+                ply = board.link.request("get_state")["ply"]
+                board.link.request("guide", {"ply": ply + 1, "wait": True})
+                told.append(view.wait_for(lambda: view.leds_seen > seen, 5))   # (lit again: no pit to lift)
+        robot = Robot(view, rng=random.Random(3), say=say)
+        board.link.request("new_game", {"variant": "kalah", "options": {"seeds": 3}})
+        robot.set_up()
+        game = view.game(view.refresh())
+        robot.play_move(game.legal_moves()[0])        # A: 3 seeds, every drop unseen
+        assert told == [True], "the move had no unseen drop, or the board did not light again"
+        state = view.refresh()
+        assert state["ply"] == 1 and robot.hand == 0
+        assert view.sim("seeds")["counts"] == robot._want(state)
+    finally:
+        board.close()
+        vb.stop()

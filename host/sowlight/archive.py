@@ -769,54 +769,9 @@ class Archive:
         """Replay a board game's records into its games/moves rows; return a problem text or None."""
         records = [json.loads(r[0]) for r in self._q(
             "SELECT record FROM journal_records WHERE board_id = ? AND board_game = ? ORDER BY ply", (board_id, board_game))]
-        if not records or records[0].get("kind") != "start":
-            return "ply 0 is not a start record"
-        start = records[0]
-        try:
-            options = start.get("options") or {}
-            if start.get("pos"):
-                text = _position_text(start["variant"], options, start["pos"])
-            else:
-                text = gamerecord.standard_start(start["variant"], options)
-            d = gamerecord.new_game(start=text, started=_utc(start["t"]) if "t" in start else None,
-                                    board=board_id, board_game=board_game,
-                                    game_id=str(_uuid.uuid5(_uuid.NAMESPACE_URL, "sowlight-board:%s/%d" % (board_id, board_game))))
-        except (mancala.RulesError, ValueError, KeyError, TypeError) as e:
-            return "ply 0: %s" % e
-        r = gamerecord.Replay(d["start"])
-        problem = None
-        end = None
-        for rec in records[1:]:
-            kind = rec.get("kind")
-            try:
-                if kind == "move":
-                    r.move(move=gamerecord.move_from_json(rec["move"]))
-                elif kind == "undo":
-                    r.undo()
-                elif kind == "setpos":
-                    r.setup(_position_text(d["variant"], d["options"], rec["pos"]))
-                elif kind == "end":
-                    end = rec
-                elif kind == "lost":
-                    # A record a damaged byte took on the board's flash, which it could not rebuild.
-                    problem = "ply %s was lost on the board (a damaged journal record): the game stops before it" \
-                              % rec.get("ply")
-                    break
-                else:
-                    raise ValueError("unknown record kind %r" % kind)
-            except (mancala.RulesError, ValueError, KeyError, TypeError) as e:
-                problem = "ply %s: %s" % (rec.get("ply"), e)
-                break
-        for i, e in enumerate(r.events):
-            e["ply"] = i + 1
-        d["moves"] = r.events
-        if end is not None and r.outcome() is None:
-            gamerecord.settle(d, r, gamerecord.result_text(r.game.players, end.get("winner"), end.get("scores")),
-                              end.get("winner"), end.get("scores"), end.get("reason"))
-        else:
-            gamerecord.settle(d, r)
-        if end is not None and "t" in end:
-            d["ended"] = _utc(end["t"])
+        d, problem = journal_game(board_id, board_game, records)
+        if d is None:
+            return problem
         row = self._q("SELECT id, uuid, players, tags FROM games WHERE board_id = ? AND board_game = ?",
                       (board_id, board_game)).fetchone()
         if row is not None:
@@ -824,6 +779,61 @@ class Archive:
             d["id"], d["players"], d["tags"] = row[1], json.loads(row[2]), json.loads(row[3])
         self._write_game(d, None if row is None else row[0])
         return problem
+
+
+def journal_game(board_id, board_game, records):
+    """(game dict, problem or None) of a board's game from its journal records (plies from 0, in
+    order), as gamerecord describes games; (None, problem) when they do not begin a game.  A record
+    the rules refuse ends the game there, and the problem says which."""
+    if not records or records[0].get("kind") != "start":
+        return None, "ply 0 is not a start record"
+    start = records[0]
+    try:
+        options = start.get("options") or {}
+        if start.get("pos"):
+            text = _position_text(start["variant"], options, start["pos"])
+        else:
+            text = gamerecord.standard_start(start["variant"], options)
+        d = gamerecord.new_game(start=text, started=_utc(start["t"]) if "t" in start else None,
+                                board=board_id, board_game=board_game,
+                                game_id=str(_uuid.uuid5(_uuid.NAMESPACE_URL, "sowlight-board:%s/%d" % (board_id, board_game))))
+    except (mancala.RulesError, ValueError, KeyError, TypeError) as e:
+        return None, "ply 0: %s" % e
+    r = gamerecord.Replay(d["start"])
+    problem = None
+    end = None
+    for rec in records[1:]:
+        kind = rec.get("kind")
+        try:
+            if kind == "move":
+                r.move(move=gamerecord.move_from_json(rec["move"]))
+            elif kind == "undo":
+                r.undo()
+            elif kind == "setpos":
+                r.setup(_position_text(d["variant"], d["options"], rec["pos"]))
+            elif kind == "end":
+                end = rec
+            elif kind == "lost":
+                # A record a damaged byte took on the board's flash, which it could not rebuild.
+                problem = "ply %s was lost on the board (a damaged journal record): the game stops before it" \
+                          % rec.get("ply")
+                break
+            else:
+                raise ValueError("unknown record kind %r" % kind)
+        except (mancala.RulesError, ValueError, KeyError, TypeError) as e:
+            problem = "ply %s: %s" % (rec.get("ply"), e)
+            break
+    for i, e in enumerate(r.events):
+        e["ply"] = i + 1
+    d["moves"] = r.events
+    if end is not None and r.outcome() is None:
+        gamerecord.settle(d, r, gamerecord.result_text(r.game.players, end.get("winner"), end.get("scores")),
+                          end.get("winner"), end.get("scores"), end.get("reason"))
+    else:
+        gamerecord.settle(d, r)
+    if end is not None and "t" in end:
+        d["ended"] = _utc(end["t"])
+    return d, problem
 
 
 def _check_position(text):

@@ -388,12 +388,15 @@ class BoardView:
         return [counts[b] if 0 <= b < len(counts) else 0 for b in self.cells_of(game)]
 
     def describe(self):
-        h = self.hello
-        cfg = h.get("config", {})
-        geo = cfg.get("geometry", {})
-        shape = "%sx%s%s" % (geo.get("rows", "?"), geo.get("pits_per_row", "?"),
-                             " + %d stores" % geo["stores"] if geo.get("stores") else "")
-        return "%s%s (%s, %s)" % ("virtual board " if self.virtual else "board ", self.board_id, shape, h.get("sw", "?"))
+        return "%s%s (%s, %s)" % ("virtual board " if self.virtual else "board ", self.board_id, shape(self.hello),
+                                  self.hello.get("sw", "?"))
+
+
+def shape(hello):
+    """A board's geometry from its hello, said short: `2x6 + 2 stores`."""
+    geo = (hello or {}).get("config", {}).get("geometry", {})
+    return "%sx%s%s" % (geo.get("rows", "?"), geo.get("pits_per_row", "?"),
+                        " + %d stores" % geo["stores"] if geo.get("stores") else "")
 
 
 # ----- opening a board, or a virtual one -----------------------------------------------------------------

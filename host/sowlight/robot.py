@@ -124,6 +124,8 @@ class Robot:
         self._trail_since = 0     # trail seeds dropped since then
         self._seen = -1           # view.leds_seen when `_done` was last reset
         self._done = {}           # trail seeds dropped per cell, while the LEDs stay the same
+        self._trail_lit = {}      # the trail `_done` counts against
+        self._acted = False       # an act (but a drop into the trail) or a press since the LEDs changed
         self._confirmed = False   # confirm pressed while the LEDs stayed the same
         self._hinted = 0          # hint presses at a choice since the last step
         self._picked = None       # the cell of the step done at a choice the board cannot see
@@ -144,15 +146,25 @@ class Robot:
     def _fresh_view(self):
         if self.view.leds_seen != self._seen:
             self._seen = self.view.leds_seen
-            self._done = {}
+            trail = self._trail_now()
+            if self._acted or trail != self._trail_lit:
+                self._done = {}
+            # (Else the board lit again by itself -- a host's `guide` to wait for a remote move,
+            # say -- with the same trail: the seeds already dropped into it are there still.)
+            self._trail_lit = trail
+            self._acted = False
             self._confirmed = False
             self._picked = None
 
     # ----- acts --------------------------------------------------------------------------------------
 
+    def _trail_now(self):
+        return {c: n for c, (role, n) in (self.view.lit or {}).items() if role == "trail"}
+
     def _sim(self, act, text, visible=True, **fields):
         seen = self.view.leds_seen
         self.view.sim(act, **fields)
+        self._acted = True
         self.acts += 1
         if self.say:
             self.say(text)
@@ -171,6 +183,7 @@ class Robot:
     def press(self, button, wait=1.0):
         seen = self.view.leds_seen
         self.view.sim("press", button=button)
+        self._acted = True
         self.presses += 1
         if self.say:
             self.say("press %s" % button)
@@ -356,6 +369,8 @@ class Robot:
                     # its trail counts them, so they count as done (until the LEDs change).
                     self._seen = view.leds_seen
                     self._done = {}
+                    self._trail_lit = self._trail_now()
+                    self._acted = False
                     self._confirmed = False
                     for act, cell, _, _ in steps[:at]:
                         if act == "drop":
@@ -460,8 +475,10 @@ class Robot:
         for c in self._in_sowing_order(self.view.cells("trail")):
             if self._done.get(c, 0) < self.view.lit[c][1]:
                 self._done[c] = self._done.get(c, 0) + 1
+                acted = self._acted
                 self._sim("drop", "drop %s (unseen)" % self.name(c),
                           visible=False, cell=c)
+                self._acted = acted     # (what `_done` counts: no act that changes the lights)
                 self._trail_since += 1
                 return True
         return False

@@ -2,6 +2,7 @@
 
     sowlight serve [--host H] [--port N] [--board-port P | --url U | --virtual [--demo] | --no-board]
                    [--variant V] [--db PATH] [--depth N] [--open]
+                   [--event NAME [--broker URL] [--username U --password-file F] [--ca F [--cert F --key F]]]
 
 Starlette and uvicorn are imported only when the command runs, so the rest of
 the CLI starts as fast as before.
@@ -11,6 +12,7 @@ import socket
 import sys
 
 from .. import analysis, harmless, paths
+from ..broadcast.broker import add_arguments as broker_arguments
 
 LOCAL = "127.0.0.1"
 
@@ -35,6 +37,9 @@ def _connect(args):
     from ..boardview import BoardViewError, open_board
     if args.no_board:
         return None, "no board: started with --no-board"
+    if args.event and not (args.board_port or args.url or args.virtual or args.demo):
+        return None, "no board: this page shows the event %s (add --board-port, --url or --virtual for one here)" \
+            % args.event
     virtual = "always" if (args.virtual or args.demo) else "never"
     try:
         conn = open_board(port=args.board_port, url=args.url, vid=None, pid=None, wait=10.0, virtual=virtual,
@@ -63,17 +68,26 @@ def run(args):
             args.variant = mancala.variant_info(args.variant)["id"]
         except mancala.RulesError as e:
             return _fail(str(e), 2)
+    if args.broker and not args.event:
+        return _fail("--broker is where an event's boards come from: add --event NAME", 2)
     try:
         import uvicorn
         from .app import make_app
         from .live import LiveBoard
     except ImportError as e:
         return _fail("the web view needs Starlette and uvicorn (%s): pip install starlette uvicorn" % e)
+    event = None
+    if args.event:
+        event, status = _event(args)
+        if event is None:
+            return status
     from .. import link, ports
     from ..boardview import BoardViewError
     try:
         conn, why = _connect(args)
     except (ports.PortError, link.LinkError, BoardViewError) as e:
+        if event is not None:
+            event.stop()
         return _fail(str(e))
     db = paths.archive_path(args.db)
     finder = None
@@ -92,6 +106,8 @@ def run(args):
     except OSError as e:
         if conn is not None:
             conn.close()
+        if event is not None:
+            event.stop()
         if isinstance(e, socket.gaierror):
             return _fail("cannot listen on %s: no such address here (%s)" % (args.host, e.strerror or e), 2)
         return _fail("cannot listen on %s port %d (%s): another program may be using it; choose another with --port"
@@ -101,11 +117,15 @@ def run(args):
               "archive and the board (there is no login). Use the default, %s, unless that is what you want."
               % (args.host, args.port, LOCAL), file=sys.stderr)
     url = "http://%s:%d/" % (args.host if ":" not in args.host else "[%s]" % args.host, args.port)
+    if event is not None:
+        print("sowlight serve: the event %s from %s" % (harmless.text(event.topics.base), event.conn.settings.where()),
+              file=sys.stderr, flush=True)
+        url += "#/event"
     print("sowlight serve: the web view is at %s (Ctrl-C stops it)" % url, file=sys.stderr, flush=True)
     if args.open:
         import webbrowser
         webbrowser.open(url)
-    app = make_app(db, live, depth=args.depth, time_ms=int(args.time * 1000))
+    app = make_app(db, live, depth=args.depth, time_ms=int(args.time * 1000), event=event)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
     try:
         server.run(sockets=[sock])
@@ -115,7 +135,30 @@ def run(args):
         sock.close()
         if conn is not None and live._thread is None:
             conn.close()        # the app never started: the live board was not handed over
+        if event is not None and event._loop is None:
+            event.stop()
     return 0
+
+
+def _event(args):
+    """(EventBoards connected to the broker, None), or (None, exit status) with the reason said."""
+    import os
+    from ..broadcast import broker
+    from ..broadcast.topics import TopicError
+    from .event import EventBoards
+    try:
+        settings = broker.from_args(args)
+        conn = broker.BrokerConnection(settings, "sowlight-web-%s" % os.urandom(4).hex())
+        event = EventBoards(conn, args.event)
+    except (broker.BrokerError, TopicError) as e:
+        return None, _fail(str(e), 2)
+    try:
+        conn.start()
+        conn.wait_connected(10)
+    except broker.BrokerError as e:
+        conn.stop()
+        return None, _fail(str(e))
+    return event, 0
 
 
 def _listen(host, port):
@@ -160,4 +203,7 @@ def register(sub, board_sub):
     b.add_argument("--preset", metavar="P", help="the virtual board's preset (default: the smallest that plays the game)")
     b.add_argument("--pace", type=float, default=1.0, metavar="S", help="the demo's pause between moves (default 1 s)")
     b.add_argument("--no-archive", action="store_true", help="do not sync the demo's games into the archive")
+    e = p.add_argument_group("an event (boards broadcasting to an MQTT broker: docs/broadcast.md)")
+    e.add_argument("--event", metavar="NAME", help="show the event NAME's boards as a grid, live, each a link to its game")
+    broker_arguments(e)
     p.set_defaults(func=run)

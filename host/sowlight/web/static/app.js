@@ -1,5 +1,5 @@
 // The web view: #/live (the board as it is), #/games (the archive), #/game/N (replay and analysis),
-// #/stats.  Data from the server's JSON API (docs/web.md); the board drawn by board.js.
+// #/stats, #/event (an event's boards from the broker) and #/event/BOARD/GAME (one of its games).  Data from the server's JSON API (docs/web.md); the board drawn by board.js.
 "use strict";
 
 const main = document.getElementById("main");
@@ -93,6 +93,58 @@ function showLive() {
   leave = () => { liveSource.close(); liveSource = null; conn.textContent = ""; };
 }
 
+// ----- an event: every board broadcasting to it, live ---------------------------------------------
+
+function resultText(over, winner, scores) {
+  return (winner == null ? "a draw" : `player ${winner} wins`) + (scores ? " (" + scores.join("\u2013") + ")" : "");
+}
+
+async function showEvent() {
+  const about = h("p", {id: "event-about", class: "muted"});
+  const grid = h("div", {id: "event-grid", class: "event-grid"});
+  main.replaceChildren(h("h1", {}, "Event"), about, grid);
+  const a = await api("/api/event");
+  if (!a.event) { about.textContent = "This server shows no event: start it with --event NAME (and --broker URL)."; return; }
+  main.firstChild.textContent = "Event: " + a.event;
+  about.textContent = `Every board broadcasting to ${a.topics} on ${a.broker}; a board opens its game.`;
+  const shown = {};            // board -> its cell's element
+  function cell(c) {
+    const facts = [
+      h("div", {class: "cell-title"}, h("b", {}, c.title || c.variant || "?"), c.shape ? ` \u00b7 ${c.shape}` : ""),
+      h("div", {"data-fact": "ply"}, `game ${c.game} \u00b7 ply ${c.ply} \u00b7 ${c.moves} move${c.moves === 1 ? "" : "s"}` +
+        (c.last_move ? ` \u00b7 last ${c.last_move}` : "")),
+      h("div", {"data-fact": "turn"}, c.over ? resultText(c.over, c.winner, c.scores) :
+        (c.to_move == null ? "-" : `player ${c.to_move} to move`) + (c.players ? ` \u00b7 ${c.players} players` : "")),
+    ];
+    const picture = c.layout ? SowBoard.draw({layout: c.layout, counts: c.counts, roles: {}, colours: META.colours,
+                                              toMove: c.to_move})
+                             : h("p", {class: "muted"}, c.variant ? `a game of ${c.variant}, which this version cannot draw`
+                                                                  : "no position yet");
+    return h("a", {class: "event-cell" + (c.online ? "" : " offline"), href: `#/event/${encodeURIComponent(c.board)}/${c.game}`,
+                   "data-board": c.board, "data-game": c.game, "data-ply": c.ply, "data-moves": c.moves,
+                   title: c.online ? "open the game" : "its host is not connected now"},
+      h("div", {class: "cell-board"}, c.board, c.online ? null : h("span", {class: "warn"}, " (offline)")),
+      picture, ...facts);
+  }
+  function render(c) {
+    const e = cell(c);
+    const old = shown[c.board];
+    if (old) old.replaceWith(e);
+    else {
+      const after = Object.keys(shown).sort().find(b => b > c.board);
+      grid.insertBefore(e, after ? shown[after] : null);
+    }
+    shown[c.board] = e;
+    document.body.dataset.eventBoards = Object.keys(shown).length;
+  }
+  const conn = document.getElementById("conn");
+  const source = new EventSource("/api/event/events");
+  source.onmessage = ev => render(JSON.parse(ev.data));
+  source.onopen = () => { conn.textContent = "live"; conn.className = "conn on"; };
+  source.onerror = () => { conn.textContent = "reconnecting\u2026"; conn.className = "conn off"; };
+  leave = () => { source.close(); conn.textContent = ""; };
+}
+
 // ----- the archive --------------------------------------------------------------------------------
 
 async function showGames(params) {
@@ -128,8 +180,9 @@ async function showGames(params) {
 
 // ----- one game: replay and analysis ----------------------------------------------------------------
 
-async function showGame(ref) {
-  const d = await api("/api/games/" + encodeURIComponent(ref));
+// `base`: the game's address in the API, /api/games/N or /api/event/boards/BOARD/games/G.
+async function showGame(base) {
+  const d = await api(base);
   const st = {ply: 0, frame: null, timer: null, analysis: null};
   const boardBox = h("div", {id: "replay-board", class: "board-box"});
   const status = h("p", {id: "replay-status", class: "status"});
@@ -143,16 +196,23 @@ async function showGame(ref) {
     btn("forward", "\u25b6", "one move on (\u2192)", () => go(st.ply + 1)),
     btn("last", "\u00bb", "the end", () => go(d.plies.length)),
     btn("animate", "sow \u25b7", "the next move, seed by seed", animate),
-    h("a", {href: `/api/games/${d.number}/record.txt`, download: "", id: "dl-record"}, "record"),
-    h("a", {href: `/api/games/${d.number}/record.json`, download: "", id: "dl-json"}, "JSON"));
+    h("a", {href: `${base}/record.txt`, download: "", id: "dl-record"}, "record"),
+    h("a", {href: `${base}/record.json`, download: "", id: "dl-json"}, "JSON"));
+  const fromEvent = d.number == null;
+  const newer = h("p", {id: "newer", class: "muted"},
+    fromEvent && d.result === "*" ? "The game goes on on the board." : null);
   const analyseBtn = h("button", {id: "analyse", onclick: analyse}, "Analyse");
   main.replaceChildren(
-    h("h1", {}, `Game ${d.number}: ${d.layout.title}`),
+    h("h1", {}, fromEvent ? `${d.layout.title}: board game ${d.board_game}` : `Game ${d.number}: ${d.layout.title}`),
     h("p", {class: "muted"}, `${d.players.join("; ")} \u00b7 ${(d.started || "date unknown").slice(0, 10)} \u00b7 ${d.result}` +
       (d.reason ? ` (${d.reason})` : "") + (d.board ? ` \u00b7 board ${d.board}` : "")),
     h("div", {class: "split"}, h("div", {}, boardBox, status, controls),
       h("div", {class: "info"}, h("h3", {}, "Moves"), movesBox, analyseBtn, shareBox)),
     graphBox, valuesBox);
+  if (fromEvent) {
+    main.insertBefore(h("p", {}, h("a", {href: "#/event", id: "back-event"}, "\u2190 the event")), main.firstChild);
+    main.insertBefore(newer, main.children[3]);
+  }
 
   // The move list in the variant's notation, turns and round numbers as the record writes them.
   const moveEls = [];
@@ -215,7 +275,7 @@ async function showGame(ref) {
     analyseBtn.disabled = true;
     analyseBtn.textContent = "Analysing\u2026";
     try {
-      st.analysis = await api(`/api/games/${d.number}/analysis`);
+      st.analysis = await api(`${base}/analysis`);
     } catch (e) {
       analyseBtn.textContent = "Analysis failed: " + e.message;
       return;
@@ -290,7 +350,14 @@ async function showGame(ref) {
     if (ev.key === "ArrowRight") go(st.ply + 1);
   };
   document.addEventListener("keydown", keys);
-  leave = () => { stop(); document.removeEventListener("keydown", keys); };
+  // An event's game in progress: say when the board has gone on (the page shows the moves it opened with).
+  const follow = fromEvent && d.result === "*" ? new EventSource("/api/event/events") : null;
+  if (follow) follow.onmessage = ev => {
+    const c = JSON.parse(ev.data);
+    if (c.board !== d.board || c.game !== d.board_game || c.ply <= d.held) return;
+    newer.replaceChildren(`The board has gone on to ply ${c.ply}: `, h("a", {id: "newer-show", onclick: route}, "show it"));
+  };
+  leave = () => { stop(); document.removeEventListener("keydown", keys); if (follow) follow.close(); };
   draw();
 }
 
@@ -314,13 +381,17 @@ async function showStats() {
 
 async function route() {
   if (leave) { leave(); leave = null; }
-  const hash = location.hash || "#/live";
+  const hash = location.hash || (META.event ? "#/event" : "#/live");
   const [path, query] = hash.slice(1).split("?");
   const parts = path.split("/").filter(Boolean);
   document.querySelectorAll("nav a").forEach(a => a.classList.toggle("here", a.id === "nav-" + (parts[0] === "game" ? "games" : parts[0])));
   try {
     if (parts[0] === "games") await showGames(new URLSearchParams(query || ""));
-    else if (parts[0] === "game" && parts[1]) await showGame(parts[1]);
+    else if (parts[0] === "game" && parts[1]) await showGame("/api/games/" + encodeURIComponent(parts[1]));
+    else if (parts[0] === "event" && parts[2]) {
+      await showGame(`/api/event/boards/${encodeURIComponent(decodeURIComponent(parts[1]))}/games/${encodeURIComponent(parts[2])}`);
+    }
+    else if (parts[0] === "event") await showEvent();
     else if (parts[0] === "stats") await showStats();
     else showLive();
   } catch (e) {
@@ -331,6 +402,7 @@ async function route() {
 
 (async () => {
   try { META = await api("/api/meta"); } catch (e) { /* drawn with the default colours */ }
+  if (META.event) document.getElementById("nav-event").hidden = false;
   window.addEventListener("hashchange", route);
   route();
 })();
