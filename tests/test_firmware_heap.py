@@ -55,7 +55,8 @@ CONTROLLER = 10 * 1024 + 512
 # first name past those makes a pool of 1280 entries at once: some 9 KB of heap the whole app's
 # 96 KB has no room for (bench/bench_heap.py's game ends with 1181 of them; a board that plays
 # other variants after Oware, each with names of its own, gets there: docs/architecture.md).
-NAMES = 1200
+# This matters for the .mpy deploy only: the firmware image keeps the app's names in flash.
+NAMES = 1260
 GROW_POOLS = ("class _Q:\n    pass\n_q = _Q()\nfor _i in range(1400):\n    setattr(_q, 'grow%d' % _i, 0)\n"
               "_q = _Q = None")
 
