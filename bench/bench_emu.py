@@ -43,8 +43,10 @@ for p in (ROOT / "host", ROOT / "firmware", ROOT / "rules"):
 from sowlight import boardview  # noqa: E402
 from sowlight.emuboard import EmuBoard  # noqa: E402
 from sowlight.robot import Robot  # noqa: E402
+from sowlight_fw.ctlrare import DEFAULTS  # noqa: E402
 
 PROBE = (Path(__file__).resolve().parent / "emu_probe.py").read_bytes()
+PROFILE = (Path(__file__).resolve().parent / "emu_profile.py").read_bytes()
 PICO_PYSTONES = 900
 
 
@@ -101,9 +103,17 @@ def probe_line(board):
     return {k: int(v) for k, v in re.findall(r"(\w+)=(-?\d+)", lines[-1].decode())}
 
 
-def measure(label, image, config, variant, moves, seed, journal=None):
+def profile_line(board):
+    """The parts of the scans (bench/emu_profile.py's last line): {name: (total us, max us, calls)}."""
+    lines = re.findall(rb"#prof [^\r\n]*\r?\n", bytes(board.console))
+    if not lines:
+        return {}
+    return {k: tuple(int(x) for x in v.split("/")) for k, v in re.findall(r"([\w.]+)=([\d/]+)", lines[-1].decode())}
+
+
+def measure(label, image, config, variant, moves, seed, journal=None, profile=False):
     board = EmuBoard(config=config if journal is None else None, uf2=str(image), journal=journal,
-                     files={"main.py": PROBE}, realtime=False)
+                     files={"boot.py": PROFILE if profile else PROBE}, realtime=False)
     t0 = time.monotonic()
     board.start(timeout=300)
     try:
@@ -114,11 +124,14 @@ def measure(label, image, config, variant, moves, seed, journal=None):
             time.sleep(0.2)
         p = probe_line(board)
         lat = latencies(board)
+        prof = profile_line(board) if profile else {}
+        if profile and not prof:
+            print(bytes(board.console[-1500:]).decode(errors="replace"), file=sys.stderr)
         return {"label": label, "moves": made, "boot_to_hello_ms": (board.first_output_ns or 0) / 1e6,
                 "emulated_s": board.now_ns / 1e9, "wall_s": time.monotonic() - t0,
                 "idle_share": board.idle_ns / max(1, board.now_ns), "probe": p,
                 "latency_ms": [x / 1e6 for x in (pct(lat, 50), pct(lat, 99), max(lat) if lat else None)
-                               if x is not None], "latency_n": len(lat)}
+                               if x is not None], "latency_n": len(lat), "profile": prof}
     finally:
         board.stop(save=False)
 
@@ -182,6 +195,15 @@ def show(result, scale):
     if lat:
         print("  sensor -> LED frame      %d changes: p50 %s, p99 %s, max %s" % (
             result["latency_n"], ms(lat[0] * 1000), ms(lat[1] * 1000), ms(lat[2] * 1000)))
+        d = DEFAULTS["debounce_ms"]
+        print("  the same less the %d ms debounce (the firmware's own reaction): p50 %s, p99 %s, max %s" % (
+            d, ms((lat[0] - d) * 1000), ms((lat[1] - d) * 1000), ms((lat[2] - d) * 1000)))
+    prof = result.get("profile")
+    if prof:
+        print("  parts of the scans (bench/emu_profile.py; total / longest / calls):")
+        for name, (total, most, calls) in sorted(prof.items(), key=lambda kv: (kv[0].startswith("scan."), -kv[1][0])):
+            print("    %-18s %9.1f ms  %6.1f ms  %6d  (mean %.2f ms)" % (
+                name, total / 1000, most / 1000, calls, total / 1000 / max(1, calls)))
 
 
 def main(argv=None):
@@ -194,6 +216,9 @@ def main(argv=None):
     ap.add_argument("--moves", type=int, help="moves to play (default: the whole game)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--profile", action="store_true",
+                    help="bench/emu_profile.py as main.py: the parts of the scans timed (its scans' own figures "
+                         "are then left out: the timers add to them)")
     args = ap.parse_args(argv)
     scale = None
     if args.micropython:
@@ -201,7 +226,8 @@ def main(argv=None):
         scale = stones / PICO_PYSTONES
         print("pystone on the emulated RP2040: %.0f pystones/s (a Pico: about %d): times scaled by %.2f"
               % (stones, PICO_PYSTONES, scale))
-    results = [measure("frozen image", args.uf2, args.config, args.variant, args.moves, args.seed)]
+    results = [measure("frozen image", args.uf2, args.config, args.variant, args.moves, args.seed,
+                       profile=args.profile)]
     if args.stock_uf2:
         with tempfile.TemporaryDirectory() as tmp:
             journal = deploy_mpy(args.stock_uf2, args.config, tmp)
