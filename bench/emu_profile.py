@@ -69,6 +69,19 @@ _wrap(_app.App, "request", "request")
 _wrap(_app.App, "flush", "flush")
 _wrap(_leds.Strip, "show", "strip_show")
 _step = _app.App.step
+
+
+class _TimedGC:
+    """app.py's `gc`, its collections timed ("gc_collect")."""
+    mem_alloc = gc.mem_alloc
+    mem_free = gc.mem_free
+    collect = gc.collect
+
+
+_wrap(_TimedGC, "collect", "gc_collect")
+_TimedGC.collect = staticmethod(_TimedGC.collect)
+_app.gc = _TimedGC
+_allocated = _slot("alloc_bytes")      # what a scan allocates (total bytes / most / scans)
 _scans = [0]
 _late = []          # the sensors' and buttons' classes: known once the app has made them
 
@@ -83,7 +96,10 @@ def _probed_step(self, now):
     t = ticks_us()
     _step(self, now)
     d = ticks_diff(ticks_us(), t)
-    k = "gc" if gc.mem_alloc() < a0 else _kind[0]
+    a1 = gc.mem_alloc()
+    k = "gc" if a1 < a0 else _kind[0]
+    if a1 >= a0:
+        _add(_allocated, a1 - a0)
     a = _kinds.get(k)
     if a is None:
         a = _kinds[k] = array("i", [0, 0, 0])
