@@ -6,8 +6,11 @@
 For each kind of image: the firmware image with Sowlight frozen in (`sowlight firmware
 build`), and a stock MicroPython image with the app deployed as `.mpy` files by `sowlight
 deploy` (--stock-uf2; left out without it), the board boots on the emulator with
-bench/emu_probe.py as its main.py (the app as main.py starts it, each scan timed), and robot
-hands play a game (to its end, or --moves moves) through the link.  Printed:
+bench/emu_probe.py as its boot.py (it wraps App.step to time each scan; main.py, frozen into
+the image, then starts the app), and robot hands play a game (to its end, or --moves moves)
+through the link.  With --profile, bench/emu_profile.py is the boot.py instead: the parts of
+the scans (sensors, link, journal, controller, LEDs) timed, and the scans put down to the
+controller's work in them.  Printed:
 
 - boot to hello: emulated time from power-up to the app's hello on USB;
 - free heap after boot (collected), the peak of the heap in use over the game (garbage
@@ -16,7 +19,8 @@ hands play a game (to its end, or --moves moves) through the link.  Printed:
 - every scan's time (p50, p99, max; 0.5 ms buckets);
 - the latency a player sees: from the instant a sensor's pin or ADC input changes (the hands'
   act, on the emulated pins) to the first LED frame, on the strip's data pin, that shows the
-  changed cell differently (p50, p99, max); it includes the firmware's 150 ms debounce.
+  changed cell differently (p50, p99, max); it includes the firmware's 150 ms debounce, and is
+  printed again less the debounce: the firmware's own reaction.
 
 With --micropython DIR (a MicroPython checkout; its tests/perf_bench/misc_pystone.py is read
 from there, never copied), the stock or frozen image runs pystone at the REPL, and every time
@@ -43,8 +47,10 @@ for p in (ROOT / "host", ROOT / "firmware", ROOT / "rules"):
 from sowlight import boardview  # noqa: E402
 from sowlight.emuboard import EmuBoard  # noqa: E402
 from sowlight.robot import Robot  # noqa: E402
+from sowlight_fw.ctlrare import DEFAULTS  # noqa: E402
 
 PROBE = (Path(__file__).resolve().parent / "emu_probe.py").read_bytes()
+PROFILE = (Path(__file__).resolve().parent / "emu_profile.py").read_bytes()
 PICO_PYSTONES = 900
 
 
@@ -101,9 +107,17 @@ def probe_line(board):
     return {k: int(v) for k, v in re.findall(r"(\w+)=(-?\d+)", lines[-1].decode())}
 
 
-def measure(label, image, config, variant, moves, seed, journal=None):
+def profile_line(board):
+    """The parts of the scans (bench/emu_profile.py's last line): {name: (total us, max us, calls)}."""
+    lines = re.findall(rb"#prof [^\r\n]*\r?\n", bytes(board.console))
+    if not lines:
+        return {}
+    return {k: tuple(int(x) for x in v.split("/")) for k, v in re.findall(r"([\w.]+)=([\d/]+)", lines[-1].decode())}
+
+
+def measure(label, image, config, variant, moves, seed, journal=None, profile=False):
     board = EmuBoard(config=config if journal is None else None, uf2=str(image), journal=journal,
-                     files={"main.py": PROBE}, realtime=False)
+                     files={"boot.py": PROFILE if profile else PROBE}, realtime=False)
     t0 = time.monotonic()
     board.start(timeout=300)
     try:
@@ -114,11 +128,12 @@ def measure(label, image, config, variant, moves, seed, journal=None):
             time.sleep(0.2)
         p = probe_line(board)
         lat = latencies(board)
+        prof = profile_line(board) if profile else {}
         return {"label": label, "moves": made, "boot_to_hello_ms": (board.first_output_ns or 0) / 1e6,
                 "emulated_s": board.now_ns / 1e9, "wall_s": time.monotonic() - t0,
                 "idle_share": board.idle_ns / max(1, board.now_ns), "probe": p,
                 "latency_ms": [x / 1e6 for x in (pct(lat, 50), pct(lat, 99), max(lat) if lat else None)
-                               if x is not None], "latency_n": len(lat)}
+                               if x is not None], "latency_n": len(lat), "profile": prof}
     finally:
         board.stop(save=False)
 
@@ -147,7 +162,9 @@ def pystone(image, micropython):
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(code)
         script = f.name
-    board = EmuBoard(preset="2x6-stores", uf2=str(image), files={"main.py": b""}, realtime=False)
+    # The app's flag for "stay at the REPL once": the image's main.py is frozen, and would start the app.
+    board = EmuBoard(preset="2x6-stores", uf2=str(image), files={"main.py": b"", "repl_once": b"1"},
+                     realtime=False)
     board.start(timeout=300)
     try:
         r = subprocess.run([sys.executable, "-m", "mpremote", "connect", board.path, "run", script],
@@ -180,8 +197,22 @@ def show(result, scale):
         print("  (no probe line: the app did not run its scans)")
     lat = result["latency_ms"]
     if lat:
+        # The debounce is a wait on the board's clock, the same on a Pico: only the rest is scaled.
+        d = DEFAULTS["debounce_ms"]
+
+        def latency(x):
+            return "%.1f ms (%.1f scaled)" % (x, d + (x - d) * scale) if scale else "%.1f ms" % x
         print("  sensor -> LED frame      %d changes: p50 %s, p99 %s, max %s" % (
-            result["latency_n"], ms(lat[0] * 1000), ms(lat[1] * 1000), ms(lat[2] * 1000)))
+            result["latency_n"], latency(lat[0]), latency(lat[1]), latency(lat[2])))
+        print("  the same less the %d ms debounce (the firmware's own reaction): p50 %s, p99 %s, max %s" % (
+            d, ms((lat[0] - d) * 1000), ms((lat[1] - d) * 1000), ms((lat[2] - d) * 1000)))
+    prof = result.get("profile")
+    if prof:
+        print("  parts of the scans (bench/emu_profile.py; total / longest / calls):")
+        for name, (total, most, calls) in sorted(prof.items(), key=lambda kv: (kv[0].startswith("scan."), -kv[1][0])):
+            unit = "KB" if name == "alloc_bytes" else "ms"      # (bytes a scan allocated; the rest us)
+            print("    %-18s %9.1f %s  %6.1f %s  %6d  (mean %.2f %s)" % (
+                name, total / 1000, unit, most / 1000, unit, calls, total / 1000 / max(1, calls), unit))
 
 
 def main(argv=None):
@@ -194,6 +225,9 @@ def main(argv=None):
     ap.add_argument("--moves", type=int, help="moves to play (default: the whole game)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--profile", action="store_true",
+                    help="bench/emu_profile.py as main.py: the parts of the scans timed (its scans' own figures "
+                         "are then left out: the timers add to them)")
     args = ap.parse_args(argv)
     scale = None
     if args.micropython:
@@ -201,7 +235,8 @@ def main(argv=None):
         scale = stones / PICO_PYSTONES
         print("pystone on the emulated RP2040: %.0f pystones/s (a Pico: about %d): times scaled by %.2f"
               % (stones, PICO_PYSTONES, scale))
-    results = [measure("frozen image", args.uf2, args.config, args.variant, args.moves, args.seed)]
+    results = [measure("frozen image", args.uf2, args.config, args.variant, args.moves, args.seed,
+                       profile=args.profile)]
     if args.stock_uf2:
         with tempfile.TemporaryDirectory() as tmp:
             journal = deploy_mpy(args.stock_uf2, args.config, tmp)

@@ -1,4 +1,4 @@
-"""main.py for bench/bench_emu.py: the board's app as main.py starts it, with its scans measured.
+"""boot.py for bench/bench_emu.py: the board's app, which main.py then starts, with its scans measured.
 
 Runs on the board (the emulated RP2040).  Each scan (App.step) is timed with ticks_us into a
 histogram of 0.5 ms buckets; the heap is read after each scan (mem_alloc, garbage included)
@@ -55,5 +55,4 @@ def _probed_step(self, now):
               % (_stat[0], _pct(50), _pct(99), _stat[1], _stat[2], _stat[3], gc.mem_free(), _stat[4]))
 
 
-_app.App.step = _probed_step
-_app.main()
+_app.App.step = _probed_step     # (the image's own main.py then starts the app)

@@ -309,32 +309,41 @@ def test_self_test_lights_every_led_and_reports_a_dead_sensor(fake):
 
 
 def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monkeypatch):
-    # App.loop, what main() runs on a board: a scan, the garbage collected if the heap runs low,
-    # then a pause of SCAN_MS, for good; a service
-    # the menu asked for (a coroutine) is run in between; Ctrl-C (the pause raising
-    # KeyboardInterrupt, as sleep_ms does) ends it for main() to catch.
+    # App.loop, what main() runs on a board: a scan every SCAN_MS, start to start (a long scan
+    # shortens the pause after it), the garbage collected between scans once they have allocated
+    # _GC_AFTER, for good; a service the menu asked for (a coroutine) is run in between; Ctrl-C
+    # (the pause raising KeyboardInterrupt, as sleep_ms does) ends it for main() to catch.
     a = make_app(fake)
     a.boot(0)
+    clock = [1000]
     pauses = []
     served = []
     collected = []
-    free = [80000]
+    alloc = [30000]
+    scan_ms = {3: 7, 5: 25}       # how long scans 3 and 5 take; the others 2 ms
 
     class GC:
-        # The garbage is collected after a scan, in the pause, once the heap runs low: a
-        # collection never falls inside a scan.
+        # Each scan leaves 6000 bytes of garbage: the collection comes between scans, never in one.
         @staticmethod
-        def mem_free():
-            free[0] -= 10000        # (each scan's garbage)
-            return free[0]
+        def mem_alloc():
+            return alloc[0]
 
         @staticmethod
         def collect():
             collected.append(a.loops)
-            free[0] = 80000
+            alloc[0] = 30000
+
+    step = a.step
+
+    def timed_step(now):
+        assert now == clock[0]
+        step(now)
+        clock[0] += scan_ms.get(a.loops, 2)
+        alloc[0] += 6000
 
     def sleep_ms(ms):
         pauses.append((ms, a.loops))
+        clock[0] += ms
         if len(pauses) == 3:
             a.controller.service_request = "self_test"
         elif len(pauses) == 8:
@@ -345,13 +354,16 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
         a.controller.service_request = None
 
     monkeypatch.setattr(fake.app, "sleep_ms", sleep_ms)
+    monkeypatch.setattr(fake.app, "ticks_ms", lambda: clock[0])
     monkeypatch.setattr(fake.app, "gc", GC)
+    monkeypatch.setattr(a, "step", timed_step)
     monkeypatch.setattr(a, "service", service)
     with pytest.raises(KeyboardInterrupt):
         a.loop()
-    assert pauses == [(fake.app.SCAN_MS, k) for k in range(1, 9)]
+    s = fake.app.SCAN_MS
+    assert pauses == [(s - 2, 1), (s - 2, 2), (s - 7, 3), (s - 2, 4), (0, 5), (s - 2, 6), (s - 2, 7), (s - 2, 8)]
     assert served == [("self_test", 4)]
-    assert collected == [4, 8]        # 70000, 60000, 50000, then 40000 free (under 48 KB): collected
+    assert collected == [0, 3, 6]     # at the start, then after every 3 scans' 18000 bytes (16 KB: _GC_AFTER)
 
 
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):

@@ -265,15 +265,18 @@ def test_the_boards_loop_runs_without_asyncio(micropython, mpy):
     # self-test or a calibration, which are coroutines.
     loop = BOOT + """
 pauses = []
+clock = [0]     # the board's milliseconds: a scan takes none of them here, a pause its own
 
 
 def pause(ms):
     pauses.append(ms)
+    clock[0] += ms
     if len(pauses) == 5:
         raise KeyboardInterrupt
 
 
 app.sleep_ms = pause
+app.ticks_ms = lambda: clock[0]
 try:
     a.loop()
 except KeyboardInterrupt:

@@ -45,11 +45,12 @@ from .unload import unload
 
 VERSION = "0.1.0"
 SW = "sowlight-fw " + VERSION
-SCAN_MS = 20
-# The loop collects the garbage in the pause after a scan once less than this is free: left to
-# MicroPython, a collection (a few ms) comes when some scan finds the heap full, inside it.  A
-# scan allocates less than this (at most 32 KB in bench_firmware.py's games).
-_GC_BELOW = 49152   # 48 KB
+SCAN_MS = 20        # a scan starts every SCAN_MS (start to start); one that runs longer is followed at once
+# The loop collects the garbage between scans once the scans since the last collection have
+# allocated this much: left to MicroPython, a collection comes when some scan finds the heap
+# full, inside it.  A scan allocates far less than the heap left free (at most 32 KB in
+# bench_firmware.py's games).
+_GC_AFTER = 16384   # 16 KB
 REPL_FLAG = "repl_once"
 
 
@@ -187,19 +188,26 @@ class App:
     # ----- the loop -------------------------------------------------------------------------------
 
     def loop(self):
-        """The loop as main() runs it on a board, for good: a scan, the garbage collected when the
-        heap runs low (_GC_BELOW), a pause of SCAN_MS; self-test or
+        """The loop as main() runs it on a board, for good: a scan every SCAN_MS, start to start;
+        between scans the garbage collected once they have allocated _GC_AFTER, and self-test or
         calibration when the menu asks for one (coroutines: asyncio runs them).  Without asyncio
         otherwise, whose classes would take heap; run() is the same loop as a coroutine."""
         if self.controller is None:
             self.boot()
+        gc.collect()
+        collected = gc.mem_alloc()      # what was in use after the last collection
         while True:
-            self.step(ticks_ms())
+            start = ticks_ms()
+            self.step(start)
             if self.controller.service_request:
                 _asyncio().run(self.service(self.controller.service_request))
-            if gc.mem_free() < _GC_BELOW:
-                gc.collect()            # (in the pause, not in a scan: see _GC_BELOW)
-            sleep_ms(SCAN_MS)
+            if gc.mem_alloc() - collected >= _GC_AFTER:
+                gc.collect()            # (between scans, not in one: see _GC_AFTER)
+                collected = gc.mem_alloc()
+            # The next scan starts SCAN_MS after this one did: the time a scan takes is not
+            # added to the wait for the next one (a player's act is seen that much sooner).
+            wait = SCAN_MS - ticks_diff(ticks_ms(), start)
+            sleep_ms(wait if wait > 0 else 0)
 
     def run(self, loops=None):
         """The loop as a coroutine, `loops` scans (None: for good): the virtual board runs it

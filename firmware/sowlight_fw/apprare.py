@@ -7,7 +7,7 @@ imported for the call and dropped after it (unload.py).  The functions take
 the App first and are called through its methods.
 """
 from . import codec
-from .app import SW, REPL_FLAG, SCAN_MS, sleep_ms, ticks_ms, _asyncio
+from .app import SW, REPL_FLAG, SCAN_MS, sleep_ms, ticks_ms, ticks_diff, _asyncio
 from .controller import Controller
 from .journal import Journal
 from .unload import unload
@@ -164,11 +164,13 @@ async def run(app, loops):
     asyncio = _asyncio()
     n = 0
     while loops is None or n < loops:
-        app.step(ticks_ms())
+        start = ticks_ms()
+        app.step(start)
         if app.controller.service_request:
             await app.service(app.controller.service_request)
         n += 1
+        wait = max(0, SCAN_MS - ticks_diff(ticks_ms(), start))     # (start to start, as App.loop)
         if hasattr(asyncio, "sleep_ms"):
-            await asyncio.sleep_ms(SCAN_MS)
+            await asyncio.sleep_ms(wait)
         else:
-            await asyncio.sleep(SCAN_MS / 1000)
+            await asyncio.sleep(wait / 1000)
