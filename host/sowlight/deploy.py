@@ -740,14 +740,7 @@ def deploy(port, config_file=None, variants=None, compile=True, progress=None, s
         say("resetting the board")
         session.reset()
     say("waiting for the app's hello")
-    try:
-        hello = wait_for_hello(port, wait)
-    except (link.LinkError, ports.PortError) as e:
-        raise DeployError("the files are on the board, but its app did not answer after the reset (%s): "
-                          "`mpremote connect %s repl` shows what it printed" % (e, port)) from None
-    if hello.get("sw") != _fw_app.SW:
-        raise DeployError("the board answers as %r, not the %r just deployed: reset it by hand and check with "
-                          "`sowlight board info --port %s`" % (hello.get("sw"), _fw_app.SW, port))
+    hello = _hello_after_reset(port, wait, "the files are", "deployed")
     prefix = getattr(plan.board, "id_prefix", None)
     if prefix and not str(hello.get("board", "")).startswith(prefix + "-"):
         raise DeployError("the board calls itself %r, not a %s board as its new config says: reset it by hand and "
@@ -857,12 +850,17 @@ def deploy_image(port, uf2, config_file=None, drive=None, say=None, wait=RETURN_
         say("resetting the board")
         session.reset()
     say("waiting for the app's hello")
+    return _hello_after_reset(port, wait, "the image is", "flashed")
+
+
+def _hello_after_reset(port, wait, what, done):
+    """The app's hello once the board is back, checked to come from this Sowlight's firmware."""
     try:
         hello = wait_for_hello(port, wait)
     except (link.LinkError, ports.PortError) as e:
-        raise DeployError("the image is on the board, but its app did not answer after the reset (%s): "
-                          "`mpremote connect %s repl` shows what it printed" % (e, port)) from None
+        raise DeployError("%s on the board, but its app did not answer after the reset (%s): "
+                          "`mpremote connect %s repl` shows what it printed" % (what, e, port)) from None
     if hello.get("sw") != _fw_app.SW:
-        raise DeployError("the board answers as %r, not the %r just flashed: reset it by hand and check with "
-                          "`sowlight board info --port %s`" % (hello.get("sw"), _fw_app.SW, port))
+        raise DeployError("the board answers as %r, not the %r just %s: reset it by hand and check with "
+                          "`sowlight board info --port %s`" % (hello.get("sw"), _fw_app.SW, done, port))
     return hello
