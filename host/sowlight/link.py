@@ -162,7 +162,7 @@ class Link:
     of `event_buffer` (the oldest dropped when full) for next_event().
     """
 
-    def __init__(self, opener, sw=SW, timeout=1.0, slow_timeout=30.0, retries=3, damaged_retries=50, rto_min=0.2,
+    def __init__(self, opener, sw=SW, timeout=1.0, slow_timeout=30.0, retries=3, damaged_retries=200, rto_min=0.2,
                  ping_every=2.0, dead_after=6.0, backoff=0.25, backoff_max=2.0, reconnect_for=30.0,
                  answer_every=0.25, line_idle=0.1, watch_state=False, on_event=None, event_buffer=1000,
                  keepalive=True, name="board", brief=False):
