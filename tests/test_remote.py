@@ -15,6 +15,7 @@ from sowlight.broadcast import broker
 from sowlight.broadcast.remote import RemoteGame, standing_moves
 from sowlight.broadcast.remote_cli import robot_hands
 from sowlight.broadcast.topics import TableTopics
+from sowlight.emuboard import EmuBoard
 from sowlight.robot import Robot
 from sowlight.virtual import VirtualBoard
 
@@ -23,11 +24,27 @@ from brokers import mosquitto, need_mosquitto  # noqa: F401 (the fixture)
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="virtual boards need pseudo-terminals")
 
 
+@pytest.fixture(scope="session")
+def emu(firmware_image):
+    """(image, boot ROM, rp2040js) for a seat on the emulated RP2040, or a skip/failure naming what is missing."""
+    import emuhands
+    return emuhands.prerequisites(firmware_image)
+
+
 class Seat:
-    def __init__(self, tmp_path, url, seat, table="t1", variant="kalah", options=None):
-        self.vb = VirtualBoard(preset="2x6-stores", journal=str(tmp_path / ("seat%d.journal" % seat)),
-                               settings=VIRTUAL_SETTINGS)
-        self.board = open_board(port=self.vb.start())
+    """One side of a remote game: a board (virtual, or the firmware image on the emulated RP2040 when
+    `emu` is given), its host's RemoteGame, and robot hands that follow only that board's LEDs."""
+
+    def __init__(self, tmp_path, url, seat, table="t1", variant="kalah", options=None, emu=None):
+        journal = str(tmp_path / ("seat%d.journal" % seat))
+        if emu is None:
+            self.vb = VirtualBoard(preset="2x6-stores", journal=journal, settings=VIRTUAL_SETTINGS)
+            self.board = open_board(port=self.vb.start())
+        else:
+            self.vb = EmuBoard(preset="2x6-stores", uf2=str(emu[0]), bootrom=str(emu[1]), journal=journal,
+                               realtime=False)
+            self.vb.start()
+            self.board = open_board(port=self.vb.path)
         self.db = str(tmp_path / ("seat%d.sqlite" % seat))
         self.conn = broker.BrokerConnection(broker.BrokerSettings.from_url(url), "seat%d" % seat).start()
         self.rg = RemoteGame(self.conn, TableTopics(table), seat, self.board, lambda: archive.Archive(self.db),
@@ -36,7 +53,8 @@ class Seat:
         self.board.view.watchers.append(self.rg.take)
         self.stop = threading.Event()
         self.result = None
-        self.robot = Robot(self.board.view, rng=random.Random(seat + 7))
+        # (An emulated board runs a few times slower than a Pico: its hands wait longer for a light.)
+        self.robot = Robot(self.board.view, rng=random.Random(seat + 7), patience=10.0 if emu else 3.0)
         self.mistakes = 0
         self.flagged = self.cleared = None
         self.threads = [threading.Thread(target=self._play, daemon=True),
@@ -92,7 +110,10 @@ class Seat:
             t.join(10)
         self.conn.stop()
         self.board.close()
-        self.vb.stop()
+        if isinstance(self.vb, EmuBoard):
+            self.vb.stop(save=False)
+        else:
+            self.vb.stop()
 
 
 def archived_moves(db):
@@ -148,6 +169,30 @@ def test_a_remote_game_between_two_boards_ends_the_same_on_both_through_cut_link
     (m0, d0), (m1, d1) = archived_moves(seats[0].db), archived_moves(seats[1].db)
     assert m0 == m1 and d0["result"] == d1["result"] and d0["variant"] == d1["variant"] == "kalah"
     assert d0["options"] == d1["options"] and d0["options"]["seeds"] == 2
+
+
+def test_a_remote_game_with_one_seat_on_the_emulated_rp2040_ends_the_same_on_both(tmp_path, mosquitto, emu):
+    """Seat 1 is the firmware image on the emulated RP2040: its hands see only what its LEDs show
+    (the `leds` events of its link), and it is guided through seat 0's moves step by step."""
+    seats = [Seat(tmp_path, mosquitto.url, 0, table="emu", options={"seeds": 1}),
+             Seat(tmp_path, mosquitto.url, 1, table="emu", emu=emu)]
+    try:
+        for s in seats:
+            s.start()
+        dropped = False
+        while any(s.result is None for s in seats):
+            time.sleep(0.5)
+            if not dropped and seats[1].rg.last_ply and seats[1].rg.last_ply >= 3:
+                seats[1].conn.drop()        # the emulated seat's host loses the broker once, mid-game
+                dropped = True
+        assert [s.result for s in seats] == [True, True], [s.describe() for s in seats]
+    finally:
+        for s in seats:
+            s.close()
+    m0, d0 = archived_moves(seats[0].db)
+    m1, d1 = archived_moves(seats[1].db)
+    assert m0 == m1 and len(m0) >= 4 and d0["result"] == d1["result"]
+    assert d1["options"]["seeds"] == 1
 
 
 def test_the_cli_plays_both_seats_and_a_host_killed_in_the_middle_goes_on_where_its_board_is(tmp_path, mosquitto):
