@@ -195,7 +195,7 @@ def test_a_remote_game_with_one_seat_on_the_emulated_rp2040_ends_the_same_on_bot
     assert d1["options"]["seeds"] == 1
 
 
-def test_the_cli_plays_both_seats_and_a_host_killed_in_the_middle_goes_on_where_its_board_is(tmp_path, mosquitto):
+def test_the_cli_plays_both_seats_and_a_host_killed_while_the_broker_forgets_goes_on_where_its_board_is(tmp_path, mosquitto):
     common = [sys.executable, "-m", "sowlight", "play", "--remote", mosquitto.url + "/cli-table", "--robot",
               "--variant", "kalah", "-o", "seeds=2"]
     # Seat 1's board runs on its own, so that its host can be killed and started again.
@@ -214,6 +214,9 @@ def test_the_cli_plays_both_seats_and_a_host_killed_in_the_middle_goes_on_where_
                 break
         procs[1].kill()
         procs[1].wait()
+        # While it is down the broker restarts empty (no persistence): the table's retained topics
+        # are gone, and the host started again finds its game in its own archive.
+        mosquitto.restart(down=0.3)
         procs[1] = subprocess.Popen(seat1 + ["--seed", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         outs = [p.communicate(timeout=180) for p in procs]
     finally:

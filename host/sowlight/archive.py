@@ -130,9 +130,25 @@ CREATE TABLE sync_state (
 );
 """
 
+# What a host remembers of the remote tables its boards play at (broadcast/remote.py): the table's
+# game and this seat's board game for it, so that a host started again finds its game even when the
+# broker has lost its retained topics (a broker restarted without persistence).
+_V2 = """
+CREATE TABLE remote_seats (
+    table_topic TEXT NOT NULL,                -- the table's topic prefix (broadcast/topics.py)
+    seat        INTEGER NOT NULL,
+    spec        TEXT NOT NULL,                -- JSON: the table's game {variant, options, id}
+    board_id    TEXT NOT NULL,
+    board_game  INTEGER NOT NULL,
+    noted       TEXT NOT NULL,
+    PRIMARY KEY (table_topic, seat)
+);
+"""
+
 # (version, what it does, SQL script).  Append only: a released step never changes.
 MIGRATIONS = [
     (1, "boards, games, moves, positions view, journal records, sync state", _V1),
+    (2, "remote seats: the table's game and this host's board game for it", _V2),
 ]
 
 LATEST = MIGRATIONS[-1][0]
@@ -759,6 +775,21 @@ class Archive:
                 problem = self._rebuild_board_game(board_id, board_game)
                 self._q("UPDATE sync_state SET problem = ? WHERE board_id = ? AND board_game = ?", (problem, board_id, board_game))
         return StoreResult(stored, dups, conflicts, new_upto, problem)
+
+    def note_remote_seat(self, table_topic, seat, spec, board_id, board_game):
+        """Remember that `board_id`'s game `board_game` plays `seat` of the table's game `spec`."""
+        with self.transaction():
+            self._q("INSERT OR REPLACE INTO remote_seats (table_topic, seat, spec, board_id, board_game, noted) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (table_topic, seat, _canonical(spec), board_id, board_game,
+                                                  now_utc()))
+
+    def remote_seat(self, table_topic, seat):
+        """{"spec", "board_id", "board_game"} of what note_remote_seat() remembered, or None."""
+        row = self._q("SELECT spec, board_id, board_game FROM remote_seats WHERE table_topic = ? AND seat = ?",
+                      (table_topic, seat)).fetchone()
+        if row is None:
+            return None
+        return {"spec": json.loads(row[0]), "board_id": row[1], "board_game": row[2]}
 
     def journal(self, board_id, board_game):
         """The journal records held of a board's game, in ply order (dicts), as MemoryStore.journal."""

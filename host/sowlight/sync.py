@@ -347,6 +347,7 @@ class MemoryStore:
         self.held = {}          # (board, game) -> {ply: canonical record text}
         self.state = {}         # (board, game) -> {"stored_upto", "acked_upto", "board_last", "board_over", "conflicts"}
         self.commits = 0        # store_board_moves calls that committed
+        self.seats = {}         # (table topic, seat) -> remote seat (Archive.note_remote_seat)
 
     def _row(self, board_id, game):
         key = (board_id, game)
@@ -359,6 +360,15 @@ class MemoryStore:
     def note_board(self, board_id, info=None):
         with self.lock:
             self.boards[board_id] = dict(info or {})
+
+    def note_remote_seat(self, table_topic, seat, spec, board_id, board_game):
+        with self.lock:
+            self.seats[(table_topic, seat)] = {"spec": dict(spec), "board_id": board_id, "board_game": board_game}
+
+    def remote_seat(self, table_topic, seat):
+        with self.lock:
+            found = self.seats.get((table_topic, seat))
+            return None if found is None else dict(found)
 
     def note_journal(self, board_id, listing):
         plan = []

@@ -196,8 +196,17 @@ class RemoteGame:
         """The table's game (set by seat 0), and this board's game for it (resumed or started)."""
         self.conn.wait_connected(30)
         time.sleep(_SETTLE)             # (the retained topics come first)
+        # What this host remembers of the table (its archive): the broker may have lost its retained
+        # topics (restarted without persistence) while this host was away.
+        remembered = self.store.remote_seat(self.table.base, self.seat)
+        if remembered is not None and remembered["board_id"] != self.view.board_id:
+            remembered = None           # (another board at this seat now: its game is not this one's)
         while self.spec is None and not stop.is_set():
-            if self.seat == 0:
+            if remembered is not None:
+                self.spec = remembered["spec"]
+                if self.seat == 0:
+                    self.conn.publish(self.table.game(), self.spec, retain=True)
+            elif self.seat == 0:
                 spec = {"variant": self.variant or "oware", "options": self.options, "id": uuid.uuid4().hex}
                 mancala.Game(spec["variant"], **spec["options"])        # (a bad name said before it is published)
                 self.spec = spec
@@ -218,6 +227,8 @@ class RemoteGame:
         if self.variant and self.variant != spec["variant"]:
             self.say("the table plays %s (set by seat 0), not %s" % (shown(spec["variant"]), self.variant))
         mine = self.seats.get(self.seat) or {}
+        if mine.get("table_game") != spec["id"] and remembered is not None and remembered["spec"]["id"] == spec["id"]:
+            mine = {"table_game": spec["id"], "board": remembered["board_id"], "game": remembered["board_game"]}
         state = self.link.request("get_state")
         if mine.get("table_game") == spec["id"] and mine.get("board") == self.view.board_id:
             self.local_game = mine.get("game")
@@ -230,6 +241,7 @@ class RemoteGame:
             self.local_game = reply["game"]
             self.say("new game %d on the board for the table: %s; put the seeds out as the lights show"
                      % (self.local_game, shown(spec["variant"])))
+        self.store.note_remote_seat(self.table.base, self.seat, spec, self.view.board_id, self.local_game)
         self._publish_seat()
 
     def _publish_seat(self):
