@@ -125,6 +125,23 @@ def test_migrations_run_in_order_after_a_backup(db, monkeypatch):
     assert backup.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
 
 
+def test_a_version_1_archive_gains_remote_seats_and_keeps_its_games(db, monkeypatch):
+    monkeypatch.setattr(archive, "MIGRATIONS", archive.MIGRATIONS[:1])
+    monkeypatch.setattr(archive, "LATEST", 1)
+    with Archive(db) as arc:
+        arc.record_game(played())
+    monkeypatch.undo()
+    spec = {"variant": "kalah", "options": {"seeds": 2}, "id": "abc"}
+    with Archive(db) as arc:
+        assert arc.version == 2 and len(arc.games()) == 1
+        assert arc.remote_seat("sowlight/tables/t", 1) is None
+        arc.note_remote_seat("sowlight/tables/t", 1, spec, "board-1", 3)
+    with Archive(db) as arc:
+        assert arc.remote_seat("sowlight/tables/t", 1) == {"spec": spec, "board_id": "board-1", "board_game": 3}
+        assert arc.remote_seat("sowlight/tables/t", 0) is None
+    assert os.path.exists(db + ".before-v2")
+
+
 def test_a_failing_migration_changes_nothing(db, monkeypatch):
     with Archive(db) as arc:
         arc.record_game(played())
