@@ -166,6 +166,31 @@ def test_oware_on_occupancy_sensors_from_the_cli_synced_into_the_archive(emu, tm
     assert any(name.startswith("journal/") for name in files)
 
 
+def test_deploy_asks_the_board_into_its_bootloader_flashes_the_image_and_writes_the_config(boards, emu, tmp_path):
+    """`sowlight deploy` against the emulated board as against a Pico: machine.bootloader() over the
+    port, the image copied to the BOOTSEL drive, the board booted on it with its flash kept, an old
+    .mpy deploy's tree removed, board.json written, the app's hello checked."""
+    drive = tmp_path / "RPI-RP2"            # where a desktop would mount the drive
+    # An earlier .mpy deploy's package, which would shadow the frozen one (and here breaks the app).
+    board = boards(preset="2x6-stores", drive=str(drive), files={"sowlight_fw/app.mpy": b"stale"})
+    done = subprocess.run(SOWLIGHT + ["deploy", "--port", board.path, "--drive", str(drive), "--uf2", str(emu[0]),
+                                      "--preset", "2x6-stores"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert board.flashed == 1 and board.resets >= 2            # into the bootloader, then the reset after board.json
+    said = done.stdout + done.stderr
+    assert "image copied to %s" % drive in said and "/sowlight_fw" in said.split("removing", 1)[1].splitlines()[0]
+    files = board.flash_files()
+    assert not any(name.startswith("sowlight_fw/") for name in files)
+    assert json.loads(files["board.json"])["id_prefix"] == "sowlight-2x6-stores"
+    assert not (drive / "INFO_UF2.TXT").exists()               # the drive went when the board rebooted
+    conn = emuhands.open_view(board.path)
+    try:
+        assert tuple(conn.view.proto[:2]) >= (1, 2) and conn.view.board_id == board.board_id
+    finally:
+        conn.close()
+
+
 @pytest.mark.parametrize("config, variant, moves", [
     # Load cells: HX711s answering the clock pin.  Open fault: in 2 of 3 full runs the board flagged
     # the hands' drops into d and e as mistakes (RobotError); it is kept running, not counted.

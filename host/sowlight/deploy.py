@@ -537,12 +537,13 @@ class BoardSession:
         deadline = time.monotonic() + (wait_back or 0.0)
         while True:
             try:
-                return self._probe()
+                if self._probe():
+                    return True
             except (ports.PortError, serial.SerialException, OSError):
-                if wait_back is None or time.monotonic() >= deadline:
-                    if wait_back is None:
-                        raise
-                    return False
+                if wait_back is None:
+                    raise
+            # (A port that stays while the board restarts -- a USB-serial bridge, the emulated
+            # board -- answers nothing until MicroPython is up: asked again until the deadline.)
             if wait_back is None or time.monotonic() >= deadline:
                 return False
             time.sleep(0.25)
@@ -808,7 +809,8 @@ def deploy_image(port, uf2, config_file=None, drive=None, say=None, wait=RETURN_
     """Flash the image, then put the config on the board; return its hello.
 
     The drive: the one given, else a mounted RPI-RP2 drive, else picotool, else
-    the running board on `port` is asked into its bootloader and its drive awaited."""
+    the running board on `port` is asked into its bootloader and its drive awaited
+    (also when the drive given is not there yet: it is awaited at that path)."""
     from . import flash
     say = say or (lambda text: None)
     _need_mpremote()
@@ -821,12 +823,20 @@ def deploy_image(port, uf2, config_file=None, drive=None, say=None, wait=RETURN_
     if drive is None:
         found = flash.find_drives()
         drive = found[0] if found else None
-    if drive is None and flash.picotool() is None and port:
+    # A drive named but not there yet is where the board's drive will be mounted once it is in
+    # its bootloader (the path a desktop mounts RPI-RP2 at): asked for, as when none was named.
+    named = drive
+    if (drive is None and flash.picotool() is None or drive is not None and not flash.is_drive(drive)) and port:
         say("asking the board on %s to restart into its bootloader" % port)
         with BoardSession(port, wait) as session:
             session.transport.exec_raw_no_follow("import machine\nmachine.bootloader()")
             time.sleep(0.1)
-        drive = flash.wait_for_drive(bootsel_wait)
+        if named is None:
+            drive = flash.wait_for_drive(bootsel_wait)
+        else:
+            deadline = time.monotonic() + bootsel_wait
+            while not flash.is_drive(named) and time.monotonic() < deadline:
+                time.sleep(0.25)
     try:
         how = flash.flash(uf2, drive)
     except flash.FlashError as e:

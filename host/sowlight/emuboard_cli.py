@@ -1,6 +1,6 @@
 """`sowlight board emu`: the firmware image on an emulated RP2040 behind a pseudo-terminal, until Ctrl-C.
 
-    sowlight board emu [--preset P | --config FILE] [--uf2 FILE] [--journal FILE] [--bootrom FILE]
+    sowlight board emu [--preset P | --config FILE] [--uf2 FILE] [--journal FILE] [--bootrom FILE] [--drive DIR]
 
 The first line printed is the port's path (for scripts: read one line, open
 it); the second says what the board is.  Then it runs until Ctrl-C or
@@ -29,6 +29,10 @@ def register(sub, board_sub):
                                                      "in FILE across runs (default: a new one each run)")
     p.add_argument("--bootrom", metavar="FILE", help="the RP2040 B1 boot ROM (default: $SOWLIGHT_BOOTROM, or "
                                                      "rp2040-bootrom-b1.bin beside the image)")
+    p.add_argument("--drive", metavar="DIR", help="the folder that plays the Pico's BOOTSEL drive (RPI-RP2) after "
+                                                  "machine.bootloader(): `sowlight deploy --port PORT --drive DIR` "
+                                                  "flashes a new image onto the emulated board (default: a folder "
+                                                  "of its own, printed when it appears)")
     p.set_defaults(func=cmd_emu)
 
 
@@ -38,7 +42,8 @@ def cmd_emu(args, out=None, err=None):
     out = out or sys.stdout
     err = err or sys.stderr
     board = EmuBoard(preset=args.preset, config=args.config, uf2=args.uf2, journal=args.journal,
-                     bootrom=args.bootrom, boards=args.boards, say=lambda text: print(text, file=err))
+                     bootrom=args.bootrom, boards=args.boards, drive=args.drive,
+                     say=lambda text: print(text, file=err))
     previous = stop_on_signals()
     try:
         try:

@@ -130,6 +130,24 @@ def find_image(uf2=None, environ=None):
     return path
 
 
+def _whole_uf2(folder):
+    """A .uf2 file in `folder` whose every block has landed (its size is the block count the first
+    block gives, times 512), or None."""
+    for name in sorted(os.listdir(folder)):
+        if not name.lower().endswith(".uf2"):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            with open(path, "rb") as f:
+                head = f.read(32)
+            size = os.path.getsize(path)
+        except OSError:
+            continue
+        if len(head) == 32 and head[:8] == b"UF2\nWQ]\x9e" and size == 512 * int.from_bytes(head[24:28], "little"):
+            return path
+    return None
+
+
 def find_bootrom(bootrom=None, image=None, environ=None):
     """The RP2040 B1 boot ROM: given, $SOWLIGHT_BOOTROM, or rp2040-bootrom-b1.bin beside the image."""
     environ = os.environ if environ is None else environ
@@ -330,12 +348,17 @@ class EmuBoard:
     files            extra files for a new filesystem ({path: bytes}), e.g. .mpy files
     drop, corrupt, seed   faults on the wire (sowlight.virtual.Faults: lost and damaged bytes)
     seeds            the seeds on the board at power-up, a count per cell (default: none)
+    drive            the folder that plays the RPI-RP2 drive after machine.bootloader() (default: a
+                     folder of its own, named in `bootsel_drive` while it is there)
     """
 
     def __init__(self, preset=None, config=None, uf2=None, journal=None, bootrom=None, boards=None,
                  realtime=True, files=None, uid=None, say=None, drop=0.0, corrupt=0.0, seed=None,
-                 seeds=None):
+                 seeds=None, drive=None):
         self.preset = config or preset
+        self.drive = drive              # the folder that plays its BOOTSEL drive (default: one in its temp folder)
+        self.bootsel_drive = None       # that folder while the board is in BOOTSEL mode
+        self.flashed = 0                # images copied onto it
         self.uf2 = uf2
         self.journal_path = journal
         self.bootrom = bootrom
@@ -462,6 +485,10 @@ class EmuBoard:
     def _reset(self):
         """machine.reset(): a new chip on the same flash (the filesystem as it is now); the pty,
         the seeds and the time go on."""
+        self._power_down()
+        self._power_up()
+
+    def _power_down(self):
         self._write({"op": "dump", "path": self._fs_file})
         if self._read_event(30.0).get("ev") != "dumped":
             raise EmuBoardError("the emulator did not write its flash:\n%s" % self.log_tail())
@@ -470,11 +497,51 @@ class EmuBoard:
         old.wait(5.0)
         old.stdin.close()
         old.stdout.close()
+
+    def _power_up(self):
         base = self.now_ns
         self._spawn()
         self._base_ns = base
         self.resets += 1
         self._dirty = True
+
+    def _bootsel(self):
+        """machine.bootloader(): the chip restarts as a Pico's BOOTSEL drive (the `drive` folder, with
+        the INFO_UF2.TXT a real one has) until a whole .uf2 is copied there; then it boots that image on
+        the same flash filesystem, as a Pico does.  Meanwhile its USB serial port is gone: what the host
+        writes to it is lost."""
+        from .. import flash
+        self._power_down()
+        drive = self.drive or os.path.join(self._tmp, flash.BOARD_ID)
+        os.makedirs(drive, exist_ok=True)
+        info = os.path.join(drive, flash.INFO)
+        with open(info, "w") as f:
+            f.write("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: %s\n" % flash.BOARD_ID)
+        self.bootsel_drive = drive
+        if self.say:
+            self.say("in BOOTSEL mode: copy a .uf2 to %s" % drive)
+        image = None
+        while image is None and not self._stopping:
+            self.transport.read(4096)
+            image = _whole_uf2(drive)
+            if image is None:
+                time.sleep(0.05)
+        if image is None:
+            return
+        flashed = os.path.join(self._tmp, "flashed.uf2")
+        shutil.copyfile(image, flashed)
+        for name in os.listdir(drive):      # the drive goes when the Pico reboots
+            if name == flash.INFO or name.lower().endswith(".uf2"):
+                os.unlink(os.path.join(drive, name))
+        with open(self._cfg_file) as f:
+            cfg = json.load(f)
+        cfg["image"] = flashed
+        with open(self._cfg_file, "w") as f:
+            json.dump(cfg, f)
+        self.uf2 = flashed
+        self.bootsel_drive = None
+        self.flashed += 1
+        self._power_up()
 
     def _filesystem(self):
         """The flash's filesystem at power-up: the journal file's, or a new one; board.json put in."""
@@ -716,8 +783,12 @@ class EmuBoard:
                         raise EmuBoardError("the emulator stopped:\n%s" % (self.log_tail() or "(no output)"))
                     self._event(kind, ev)
                 if self._resetting:
+                    bootsel = self._resetting == "bootsel"
                     self._resetting = False
-                    self._reset()
+                    if bootsel:
+                        self._bootsel()
+                    else:
+                        self._reset()
             if self.realtime:
                 ahead = self.now_ns / 1e9 - (time.monotonic() - started)
                 if ahead > 0.001:
@@ -747,4 +818,4 @@ class EmuBoard:
         elif kind == "cut":
             self.cut = True
         elif kind == "reset":
-            self._resetting = True
+            self._resetting = "bootsel" if ev.get("usb_boot") else "reset"

@@ -24,8 +24,9 @@
 // Events: {"ev": "usb", "d": HEX, "t": ns} (the board's serial output), {"ev": "leds", "t": ns,
 // "d": HEX} (a whole strip frame as its bytes went out on the data pin), {"ev": "flash",
 // "op": "erase"|"program", "off": N, "n": N, "t": ns}, {"ev": "connected"} (USB
-// enumerated), {"ev": "cut", "t": ns}, {"ev": "reset", "t": ns} (the watchdog reset the chip:
-// machine.reset(); the launcher starts a new runner on the same flash), {"ev": "dumped"}.
+// enumerated), {"ev": "cut", "t": ns}, {"ev": "reset", "t": ns, "usb_boot": bool} (the watchdog
+// reset the chip: machine.reset(), or machine.bootloader() when usb_boot; the launcher starts a new
+// runner on the same flash), {"ev": "dumped"}.
 //
 // Three things of stock rp2040js would distort a run; this runner handles them:
 //  1. Flash erase and program are not emulated: the boot ROM's flash_range_erase and
@@ -185,10 +186,25 @@ mcu.onBreak = (code) => {
 
 // --- Resets: the watchdog's (machine.reset()) ends the run; the launcher boots a new chip --------
 
+// The boot ROM's reset_usb_boot() (machine.bootloader()) leaves its magic in watchdog scratch 4,
+// then starts the watchdog's countdown and waits for it in WFI, which the stepping below skips
+// over without the countdown: the countdown's start is taken as the reset.  The launcher then
+// plays the BOOTSEL drive.
+const USB_BOOT_MAGIC = 0xb007c0d3;
+const WD_CTRL = 0x0, WD_CTRL_ENABLE = 1 << 30;
 let reset = false;
-mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+const watchdog = mcu.peripherals[0x40058];
+watchdog.onWatchdogTrigger = () => {
+  if (reset) return;
   reset = true;
-  events.push({ ev: "reset", t: mcu.clock.nanos });
+  events.push({ ev: "reset", t: mcu.clock.nanos, usb_boot: watchdog.scratchData[4] === USB_BOOT_MAGIC });
+};
+const watchdogWrite = watchdog.writeUint32.bind(watchdog);
+watchdog.writeUint32 = (offset, value) => {
+  watchdogWrite(offset, value);
+  if (offset === WD_CTRL && value & WD_CTRL_ENABLE && watchdog.scratchData[4] === USB_BOOT_MAGIC) {
+    watchdog.onWatchdogTrigger();
+  }
 };
 
 // --- USB (distortion 2) ----------------------------------------------------------------
