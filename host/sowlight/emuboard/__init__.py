@@ -445,7 +445,13 @@ class EmuBoard:
                 raise EmuBoardError("cannot lay the seeds out: %s" % e.msg) from None
         self.sensors = fw_virtual.Sensors(b, self.world)
         self.sim = fw_virtual.Sim(self.world, _Buttons(self))
-        self.tap = LinkTap(self._on_sim, SETTLE_MS * 1000000)
+        settle_ms = SETTLE_MS
+        if b.sensor_kind == "hx711":
+            # A load cell's weight is seen only at its next conversion (rate_hz), and the debounce
+            # wants two of them: an act answered sooner lets the hands act again before the board
+            # saw the last one, and two drops seen at once are a mistake.
+            settle_ms += 2 * 1000 // b.hx711_rate
+        self.tap = LinkTap(self._on_sim, settle_ms * 1000000)
         self.decoder = FrameDecoder(b)
         self._tmp = tempfile.mkdtemp(prefix="sowlight-emu-")
         fs_file = os.path.join(self._tmp, "fs.bin")
