@@ -1,11 +1,12 @@
 """The board on an emulated RP2040 at 125 MHz: the frozen image and the `.mpy` deploy side by side.
 
-    python bench/bench_emu.py --uf2 FROZEN.uf2 [--stock-uf2 STOCK.uf2] [--micropython DIR]
+    python bench/bench_emu.py --uf2 FROZEN.uf2 [--stock-uf2 STOCK.uf2] [--previous-uf2 OLD.uf2] [--micropython DIR]
                               [--config 2x6-stores] [--variant oware] [--moves N] [--seed S]
 
 For each kind of image: the firmware image with Sowlight frozen in (`sowlight firmware
 build`), and a stock MicroPython image with the app deployed as `.mpy` files by `sowlight
-deploy` (--stock-uf2; left out without it), the board boots on the emulator with
+deploy` (--stock-uf2; left out without it), and optionally an earlier Sowlight's frozen image
+(--previous-uf2: before and after a change, in one run), the board boots on the emulator with
 bench/emu_probe.py as its boot.py (it wraps App.step to time each scan; main.py, frozen into
 the image, then starts the app), and robot hands play a game (to its end, or --moves moves)
 through the link.  With --profile, bench/emu_profile.py is the boot.py instead: the parts of
@@ -219,6 +220,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--uf2", required=True, help="the image with Sowlight frozen in")
     ap.add_argument("--stock-uf2", help="a stock MicroPython image for the .mpy deploy (left out without it)")
+    ap.add_argument("--previous-uf2", metavar="FILE",
+                    help="a frozen image of an earlier Sowlight, measured the same way beside this one (before/after)")
     ap.add_argument("--micropython", help="a MicroPython checkout: pystone from its tests/perf_bench")
     ap.add_argument("--config", default=str(ROOT / "hardware" / "boards" / "2x6-stores.json"))
     ap.add_argument("--variant", default="oware")
@@ -235,8 +238,12 @@ def main(argv=None):
         scale = stones / PICO_PYSTONES
         print("pystone on the emulated RP2040: %.0f pystones/s (a Pico: about %d): times scaled by %.2f"
               % (stones, PICO_PYSTONES, scale))
-    results = [measure("frozen image", args.uf2, args.config, args.variant, args.moves, args.seed,
-                       profile=args.profile)]
+    results = []
+    if args.previous_uf2:
+        results.append(measure("frozen image, previous", args.previous_uf2, args.config, args.variant, args.moves,
+                               args.seed, profile=args.profile))
+    results.append(measure("frozen image", args.uf2, args.config, args.variant, args.moves, args.seed,
+                           profile=args.profile))
     if args.stock_uf2:
         with tempfile.TemporaryDirectory() as tmp:
             journal = deploy_mpy(args.stock_uf2, args.config, tmp)
