@@ -21,7 +21,9 @@ controller's work in them.  Printed:
 - the latency a player sees: from the instant a sensor's pin or ADC input changes (the hands'
   act, on the emulated pins) to the first LED frame, on the strip's data pin, that shows the
   changed cell differently (p50, p99, max); it includes the firmware's 150 ms debounce, and is
-  printed again less the debounce: the firmware's own reaction.
+  printed again less the debounce: the firmware's own reaction;
+- the depth the board's hint search reaches within its budget (1 s, 30,000 nodes), at the
+  start and 8 plies in, for --hint-variants (at the REPL of the frozen image).
 
 With --micropython DIR (a MicroPython checkout; its tests/perf_bench/misc_pystone.py is read
 from there, never copied), the stock or frozen image runs pystone at the REPL, and every time
@@ -180,6 +182,59 @@ def pystone(image, micropython):
     return loops * 1e6 / us
 
 
+HINT_SCRIPT = """
+import mancala, time
+from mancala.search import best_move
+for name in %(variants)r:
+    for opening in (0, 8):
+        g = mancala.Game(name)
+        for i in range(opening):
+            if g.is_over():
+                break
+            moves = g.legal_moves()
+            g.play(moves[i %% len(moves)])
+        for budget in %(budgets)r:
+            t = time.ticks_ms()
+            r = best_move(g, depth=%(depth)d, max_nodes=%(nodes)d, time_ms=budget)
+            print("#hint", name, opening, budget, r.depth, r.nodes, time.ticks_diff(time.ticks_ms(), t))
+"""
+
+
+def hint_depths(image, variants, scale):
+    """The depth the board's hint search reaches within its budget (hint_ms, hint_nodes), at the start
+    and 8 plies in, run at the REPL of the frozen image: [(variant, ply, budget ms, depth, nodes, ms)].
+    With `scale`, also within the budget a Pico has (hint_ms / scale of emulated time)."""
+    budgets = [DEFAULTS["hint_ms"]]
+    if scale:
+        budgets.append(int(DEFAULTS["hint_ms"] / scale))
+    code = HINT_SCRIPT % {"variants": tuple(variants), "budgets": tuple(budgets), "depth": DEFAULTS["hint_depth"],
+                          "nodes": DEFAULTS["hint_nodes"]}
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(code)
+        script = f.name
+    board = EmuBoard(preset="2x6-stores", uf2=str(image), files={"main.py": b"", "repl_once": b"1"},
+                     realtime=False)
+    board.start(timeout=300)
+    try:
+        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", board.path, "run", script],
+                           capture_output=True, text=True, timeout=1800)
+    finally:
+        board.stop(save=False)
+        os.unlink(script)
+    rows = [line.split()[1:] for line in r.stdout.splitlines() if line.startswith("#hint ")]
+    if r.returncode != 0 or not rows:
+        raise SystemExit("the hint search did not run:\n%s%s" % (r.stdout, r.stderr))
+    return [(v, int(ply), int(b), int(d), int(n), int(ms)) for v, ply, b, d, n, ms in rows]
+
+
+def show_hints(rows, scale):
+    print("\nhint search (budget %d ms, %d nodes, depth %d at most), depth reached:"
+          % (DEFAULTS["hint_ms"], DEFAULTS["hint_nodes"], DEFAULTS["hint_depth"]))
+    for v, ply, budget, depth, nodes, ms in rows:
+        which = "raw" if budget == DEFAULTS["hint_ms"] else "scaled (a Pico's %d ms)" % DEFAULTS["hint_ms"]
+        print("  %-8s ply %-2d %-26s depth %2d, %6d nodes, %5d ms emulated" % (v, ply, which, depth, nodes, ms))
+
+
 def show(result, scale):
     p = result["probe"]
     print("\n%s: %d moves, %.1f s emulated (%.0f %% idle), %.0f s of wall time" % (
@@ -227,6 +282,8 @@ def main(argv=None):
     ap.add_argument("--variant", default="oware")
     ap.add_argument("--moves", type=int, help="moves to play (default: the whole game)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hint-variants", default="oware,kalah", metavar="V,V",
+                    help="the depth the hint search reaches in its budget, for these variants ('' leaves it out)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--profile", action="store_true",
                     help="bench/emu_profile.py as main.py: the parts of the scans timed (its scans' own figures "
@@ -249,10 +306,13 @@ def main(argv=None):
             journal = deploy_mpy(args.stock_uf2, args.config, tmp)
             results.append(measure(".mpy deploy", args.stock_uf2, None, args.variant, args.moves, args.seed,
                                    journal=journal))
+    hints = hint_depths(args.uf2, args.hint_variants.split(","), scale) if args.hint_variants else []
     if args.json:
-        print(json.dumps({"pystone_scale": scale, "results": results}, indent=1))
+        print(json.dumps({"pystone_scale": scale, "results": results, "hints": hints}, indent=1))
     for r in results:
         show(r, scale)
+    if hints:
+        show_hints(hints, scale)
 
 
 if __name__ == "__main__":
