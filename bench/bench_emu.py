@@ -158,10 +158,9 @@ def deploy_mpy(stock, config, tmp):
     return journal
 
 
-def pystone(image, micropython):
-    source = Path(micropython) / "tests" / "perf_bench" / "misc_pystone.py"
-    runner = Path(micropython) / "tests" / "perf_bench" / "benchrun.py"
-    code = source.read_text() + "\n" + runner.read_text() + "\nbm_run(1000, 10)\n"
+def run_at_repl(image, code):
+    """Run `code` with mpremote at the REPL of `image` on the emulated board (the app not started);
+    the finished subprocess.CompletedProcess."""
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(code)
         script = f.name
@@ -170,11 +169,17 @@ def pystone(image, micropython):
                      realtime=False)
     board.start(timeout=300)
     try:
-        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", board.path, "run", script],
-                           capture_output=True, text=True, timeout=1800)
+        return subprocess.run([sys.executable, "-m", "mpremote", "connect", board.path, "run", script],
+                              capture_output=True, text=True, timeout=1800)
     finally:
         board.stop(save=False)
         os.unlink(script)
+
+
+def pystone(image, micropython):
+    source = Path(micropython) / "tests" / "perf_bench" / "misc_pystone.py"
+    runner = Path(micropython) / "tests" / "perf_bench" / "benchrun.py"
+    r = run_at_repl(image, source.read_text() + "\n" + runner.read_text() + "\nbm_run(1000, 10)\n")
     fields = r.stdout.split()
     if r.returncode != 0 or len(fields) < 3:
         raise SystemExit("pystone did not run:\n%s%s" % (r.stdout, r.stderr))
@@ -207,20 +212,8 @@ def hint_depths(image, variants, scale):
     budgets = [DEFAULTS["hint_ms"]]
     if scale:
         budgets.append(int(DEFAULTS["hint_ms"] / scale))
-    code = HINT_SCRIPT % {"variants": tuple(variants), "budgets": tuple(budgets), "depth": DEFAULTS["hint_depth"],
-                          "nodes": DEFAULTS["hint_nodes"]}
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(code)
-        script = f.name
-    board = EmuBoard(preset="2x6-stores", uf2=str(image), files={"main.py": b"", "repl_once": b"1"},
-                     realtime=False)
-    board.start(timeout=300)
-    try:
-        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", board.path, "run", script],
-                           capture_output=True, text=True, timeout=1800)
-    finally:
-        board.stop(save=False)
-        os.unlink(script)
+    r = run_at_repl(image, HINT_SCRIPT % {"variants": tuple(variants), "budgets": tuple(budgets),
+                                          "depth": DEFAULTS["hint_depth"], "nodes": DEFAULTS["hint_nodes"]})
     rows = [line.split()[1:] for line in r.stdout.splitlines() if line.startswith("#hint ")]
     if r.returncode != 0 or not rows:
         raise SystemExit("the hint search did not run:\n%s%s" % (r.stdout, r.stderr))
