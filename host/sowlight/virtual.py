@@ -175,7 +175,30 @@ class _VirtualApp(fw_app.App):
         return fw_app.App.request(self, t, p, now)
 
 
-class VirtualBoard:
+class LocalBoard:
+    """What the boards this computer runs share (the virtual board here, the MicroPython VM board,
+    the emulated RP2040): `with board:` starts and stops it, and log_tail() is what its helper
+    process wrote on stderr (none here)."""
+
+    _log = None         # a binary file the helper process writes its stderr to
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def log_tail(self, limit=4000):
+        """The last `limit` characters of what the helper process wrote on stderr (its failures)."""
+        if self._log is None:
+            return ""
+        self._log.seek(0)
+        return self._log.read().decode("utf-8", "replace")[-limit:]
+
+
+class VirtualBoard(LocalBoard):
     """The firmware app on CPython behind a pseudo-terminal (see the module's docstring).
 
     preset    a preset name of hardware/boards (`sowlight board presets`) or a config file
@@ -302,14 +325,6 @@ class VirtualBoard:
     def wait(self, timeout=None):
         """Block until the app's thread ends (stop(), or a failure in `error`); True if it did."""
         return self._done.wait(timeout)
-
-    def __enter__(self):
-        self.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-        return False
 
     def describe(self):
         """One line saying what this board is, for people."""

@@ -44,6 +44,7 @@ from sowlight_fw import codec
 from sowlight_fw import config as fw_config
 from sowlight_fw import virtual as fw_virtual
 
+from ..virtual import LocalBoard
 from ..vmboard import board_uid     # machine.unique_id(): stable for a journal file, else new
 from . import flashfs
 
@@ -337,7 +338,7 @@ class FrameDecoder:
 
 # ----- the board -------------------------------------------------------------------------------------
 
-class EmuBoard:
+class EmuBoard(LocalBoard):
     """The firmware image on an emulated RP2040 behind a pty (see the module's docstring).
 
     preset / config  the board config (a preset name or a file); None with a journal: the one in its flash
@@ -663,20 +664,6 @@ class EmuBoard:
         if self._thread is not None:
             self._thread.join(timeout)
         return not self.running
-
-    def log_tail(self, limit=4000):
-        if self._log is None:
-            return ""
-        self._log.seek(0)
-        return self._log.read().decode("utf-8", "replace")[-limit:]
-
-    def __enter__(self):
-        self.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-        return False
 
     def describe(self):
         from ..virtual import board_shape

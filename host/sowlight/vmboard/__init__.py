@@ -32,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..virtual import LocalBoard
+
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PINNED = "1.27.0"           # the version tests/micropython/package.json pins
 ENV = "SOWLIGHT_MPVM_DIR"
@@ -98,7 +100,7 @@ def board_uid(flash_dir=None):
     return hashlib.sha256(os.path.realpath(flash_dir).encode("utf-8")).digest()[:8]
 
 
-class VmBoard:
+class VmBoard(LocalBoard):
     """One VM board behind one pty.  start() returns the pty's path; stop() ends it."""
 
     def __init__(self, flash_dir=None, uid=None, node=None, package_dir=None):
@@ -240,16 +242,3 @@ class VmBoard:
             self._log.close()
             self._log = None
 
-    def log_tail(self, limit=4000):
-        """What the bridge wrote on stderr (its failures), last `limit` characters."""
-        if self._log is None:
-            return ""
-        self._log.seek(0)
-        return self._log.read().decode("utf-8", "replace")[-limit:]
-
-    def __enter__(self):
-        self.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
