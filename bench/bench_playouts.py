@@ -8,12 +8,9 @@ ratio ours/OpenSpiel is printed (above 1.0 means we are faster):
 
 - "api": our public per-ply API from Python, legal_moves() + push() +
   is_over() once a ply;
-- "playout": game.playout(rng), our documented fast path for Monte-Carlo:
-  for Oware and Kalah the packed kernel (rules/mancala/packed.py: the board
-  as one int, a sowing as one add from a table made once from the engine's
-  tracks, the legal moves looked up by the mask of nonzero pits), which makes
-  the same moves and reaches the same results as the api loop
-  (tests/test_packed.py);
+- "playout": game.playout(rng), the rules core's whole-playout call: the
+  engine's own steps without the undo records and the per-ply calls, the
+  same moves and results as the api loop (tests/test_playout.py);
 - OpenSpiel: always its per-ply Python API, legal_actions() + apply_action()
   + is_terminal(), the way OpenSpiel is driven from Python (it has no
   whole-playout call).

@@ -144,7 +144,7 @@ def test_narrowed_catalog_keeps_only_the_deployed_variants():
     ("syrian", ["lane"]),
     ("egyptian-simple", ["egyptian", "lane"]),
     ("lukho", ["enkeshui", "lukho"]),
-    ("tschuba", ["hus", "maruba"]),
+    ("tschuba", ["fourrows", "maruba"]),
     ("sunca", ["dakon", "sunca"]),
 ])
 def test_variant_modules_follow_their_imports(variant, modules):

@@ -20,8 +20,7 @@ except ImportError:  # CPython
         return x
 
 # (And playout(): random moves to the end of the game on a copy, for
-# Monte-Carlo hints: by the same steps as push() without the undo records, or
-# for Oware and Kalah on a packed board (mancala.packed), the same game.  A
+# Monte-Carlo hints: by the same steps as push() without the undo records.  A
 # comment, not docstring text: the test VM keeps module docstrings in its heap.)
 from .errors import IllegalMoveError
 from .trace import Trace, LIFT, RELAY, TAKE, EXTRA, PASS, END, DROP_CODE, TAKE_CODE

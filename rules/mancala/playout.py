@@ -1,27 +1,18 @@
 """Random playouts for Monte-Carlo hints: game.playout() (see docs/rules.md, "Speed").
 
 A module of its own, loaded only when a playout is asked for, so that a board
-that never plays one keeps none of this code in memory.  Oware and Kalah are
-played by the packed kernel (mancala.packed, loaded by their first playout),
-every other variant by the engine loop below; both make the push() loop's game.
+that never plays one keeps none of this code in memory.  Every variant is
+played by the engine's own steps, so a playout is the push() loop's game.
 """
-
-# The variants offered to the packed kernel (it declines any game it does not
-# cover), and the kernel once imported (an import statement a call would cost
-# more than a short playout's setup).
-_PACKED = ("oware", "kalah")
-_packed = [None]
 
 
 def playout(game, rng=None, max_plies=None, moves=None):
     """Play uniformly random legal moves on a copy of `game` to the end; return the Outcome.
 
     The moves are the ones `g.push(rng.choice(g.legal_moves()))` makes on a
-    copy; `game` is not changed.  Oware and Kalah: on the packed board
-    (mancala.packed; choice gets the legal moves as a tuple).  Every other
-    variant: by the same engine steps as push() (the variant's _move and
-    _after), so the game and its result are the same, skipping what only undo
-    needs: the counts before each move, the repetition key and the variant's
+    copy; `game` is not changed.  By the same engine steps as push() (the
+    variant's _move and _after), so the game and its result are the same,
+    skipping what only undo needs: the counts before each move, the repetition key and the variant's
     saved state (the move stack keeps each move and who made it, which some
     rules read).
 
@@ -37,15 +28,6 @@ def playout(game, rng=None, max_plies=None, moves=None):
         raise TypeError("rng must have a choice(seq) method, like random.Random(seed); got %r" % (rng,))
     if max_plies is not None and max_plies < 0:
         raise ValueError("max_plies must be 0 or more (or None for no limit), not %r" % (max_plies,))
-    if game.id in _PACKED:
-        # The packed kernel (mancala.packed), for the variants it covers.
-        f = _packed[0]
-        if f is None:
-            from .packed import playout as f
-            _packed[0] = f
-        o = f(game, choice, -1 if max_plies is None else max_plies, moves)
-        if o is not False:
-            return o
     g = game.copy()
     hist = g._hist
     left = -1 if max_plies is None else max_plies

@@ -204,9 +204,9 @@ def test_empty_capture_leave_keeps_the_lone_seed():
     assert g.stores == [8, 4]
 
 
-def test_empty_capture_leave_on_the_packed_playout():
-    # The packed board (game.playout) plays the option as the engine does: a position where
-    # the only move lands in an own empty pit facing an empty pit.
+def test_empty_capture_leave_in_a_playout():
+    # game.playout plays the option as push() does: a position where the only move
+    # lands in an own empty pit facing an empty pit.
     for rule, stores in (("take", [1, 0]), ("leave", [0, 0])):
         g = game([0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2], empty_capture=rule)
         moves = []

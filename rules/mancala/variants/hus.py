@@ -1,75 +1,17 @@
 """Hus (Otjitoto).  Rules: docs/variants/hus.md (source 001, I. The Game of Hus).
 
-Four rows; men never leave the board.  Also home of what Maruba and Mongola
-share: the row-and-column pit names (`pit_name`, `parse_pit`) and the end of a
-game whose men stay on the board (`men_stay_outcome`).
+Four rows; men never leave the board.  Hole names and the end of the game are
+those of the four-row games (mancala.variants.fourrows).
 """
-from ..game import Mancala, RELAY_LIMIT, Outcome
-from ..errors import NotationError, PositionError
+from ..game import RELAY_LIMIT
+from ..errors import PositionError
 from ..trace import LIFT, RELAY, HAND
-
-# Row letters of Wagner's diagrams (001): P's outer a and inner b, Q's inner c and outer d.
-WAGNER_ROWS = ("a", "b", "c", "d")
+from .fourrows import FourRows, men_stay_outcome
 
 
-def pit_name(game, pit, letters):
-    """A four-row pit as its row letter and column, e.g. 'b6'.
-
-    letters: the rows (player 0's back, player 0's front, player 1's front,
-    player 1's back).  Columns are counted from player 0's right (player 1's left).
-    """
-    n = game.pits_per_row
-    p, k = divmod(pit, 2 * n)
-    if p == 0:
-        if k < n:
-            return "%s%d" % (letters[0], n - k)
-        return "%s%d" % (letters[1], k - n + 1)
-    if k < n:
-        return "%s%d" % (letters[3], k + 1)
-    return "%s%d" % (letters[2], 2 * n - k)
-
-
-def parse_pit(game, text, letters):
-    """The pit named by a row letter and a column ('b6' or 'b-6', any case)."""
-    t = text.strip().lower().replace("-", "")
-    n = game.pits_per_row
-    if len(t) >= 2 and t[1:].isdigit():
-        col = int(t[1:])
-        row = -1
-        for i in range(4):
-            if letters[i].lower() == t[0]:
-                row = i
-        if row >= 0 and 1 <= col <= n:
-            if row == 0:
-                return n - col
-            if row == 1:
-                return n + col - 1
-            if row == 3:
-                return 2 * n + col - 1
-            return 4 * n - col
-    raise NotationError("%r is not a hole of %s: name a row (%s) and a column (1 to %d), e.g. %s%d" % (
-        text, game.title, ", ".join(letters), n, letters[1], n // 2 or 1))
-
-
-def men_stay_outcome(game, reason, why_lost):
-    """The end of a game whose men never leave the board (Hus, Mongola).
-
-    Scores are the men on each side; a player who cannot move (reason
-    "no moves") loses, `why_lost` % that player saying why."""
-    b = game._b
-    k = 2 * game.pits_per_row
-    scores = [sum(b[:k]), sum(b[k:2 * k])]
-    if reason == "no moves":
-        loser = game.to_move
-        return Outcome(1 - loser, scores, why_lost % loser)
-    winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
-    return Outcome(winner, scores, reason)
-
-
-class Hus(Mancala):
+class Hus(FourRows):
     id = "hus"
     title = "Hus"
-    rows = 4
     pits_per_row = 12
     seeds = 2
     min_seeds = 2               # a move never starts from a hole with one man
@@ -158,28 +100,6 @@ class Hus(Mancala):
         return men_stay_outcome(self, reason, "player %d has no hole with two or more men and loses")
 
     # ----- notation and reasons -------------------------------------------
-
-    def _pit_name(self, pit):
-        if pit >= self.n_pits:
-            return "store%d" % (pit - self.n_pits)
-        return pit_name(self, pit, WAGNER_ROWS)
-
-    def _parse_pit(self, text):
-        return parse_pit(self, text, WAGNER_ROWS)
-
-    def move_name(self, move):
-        if isinstance(move, tuple):
-            return "%s>%s" % (self._pit_name(move[0]), self._pit_name(move[1]))
-        return self._pit_name(move)
-
-    def parse_move(self, text):
-        text = text.strip()
-        if not text:
-            raise NotationError("an empty move: name a hole, e.g. b6")
-        a, arrow, c = text.partition(">")
-        if arrow:
-            return (self._parse_pit(a), self._parse_pit(c))
-        return self._parse_pit(text)
 
     def _why_illegal(self, move):
         if self._over is not None:

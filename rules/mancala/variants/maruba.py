@@ -8,15 +8,13 @@ that column and takes one more hole (form 1) or one more column (form 2) of
 his choice - the choice is the second item of the move tuple.
 """
 from ..game import Mancala, RELAY_LIMIT
-from ..errors import NotationError
 from ..trace import LIFT, RELAY
-from .hus import pit_name, parse_pit, WAGNER_ROWS
+from .fourrows import FourRows
 
 
-class Maruba(Mancala):
+class Maruba(FourRows):
     id = "maruba"
     title = "Maruba"
-    rows = 4
     pits_per_row = 8
     seeds = 2
     outer = 2                 # men in each outer hole at the start
@@ -195,28 +193,10 @@ class Maruba(Mancala):
 
     # ----- notation and reasons -------------------------------------------
 
-    def _pit_name(self, pit):
-        if pit >= self.n_pits:
-            return "store%d" % (pit - self.n_pits)
-        return pit_name(self, pit, WAGNER_ROWS)
+    pair_mark = "x"           # a killing move and the hole or column it takes: b6xd6
+    move_hint = "name a hole, e.g. b6, or a hole and what it takes, e.g. b6xd6"
 
-    def _parse_pit(self, text):
-        return parse_pit(self, text, WAGNER_ROWS)
-
-    def move_name(self, move):
-        if isinstance(move, tuple):
-            return "%sx%s" % (self._pit_name(move[0]), self._pit_name(move[1]))
-        return self._pit_name(move)
-
-    def parse_move(self, text):
-        text = text.strip()
-        if not text:
-            raise NotationError("an empty move: name a hole, e.g. b6, or a hole and what it takes, e.g. b6xd6")
-        a, x, c = text.lower().partition("x")
-        if not x:
-            return self._parse_pit(text)
-        pit = self._parse_pit(a)
-        other = self._parse_pit(c)
+    def _pair(self, pit, other):
         if self.form == 2 and not self.is_front(other):
             other = self.behind(other)      # a column may be named by either of its holes
         return (pit, other)

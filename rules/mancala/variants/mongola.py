@@ -7,16 +7,14 @@ men never leave the board.
 from ..game import Mancala, RELAY_LIMIT
 from ..errors import NotationError, PositionError
 from ..trace import LIFT, RELAY, TAKE, PLACE, SKIP, HAND, OFF, DROP_CODE
-from .hus import pit_name, parse_pit, men_stay_outcome
-
-# The source's rows: X (player 0) has D (outer) and C (inner), Y has B (inner) and A (outer).
-_ROWS = ("D", "C", "B", "A")
+from .fourrows import FourRows, men_stay_outcome
 
 
-class Mongola(Mancala):
+class Mongola(FourRows):
     id = "mongola"
     title = "Mongola"
-    rows = 4
+    # The source's rows: X (player 0) has D (outer) and C (inner), Y has B (inner) and A (outer).
+    row_letters = ("D", "C", "B", "A")
     pits_per_row = 7
     seeds = 2
     min_seeds = 2             # a house with a single man is never lifted (decision 3)
@@ -196,14 +194,6 @@ class Mongola(Mancala):
         self._after(None)
 
     # ----- notation and reasons -------------------------------------------
-
-    def _pit_name(self, pit):
-        if pit >= self.n_pits:
-            return "store%d" % (pit - self.n_pits)
-        return pit_name(self, pit, _ROWS)
-
-    def _parse_pit(self, text):
-        return parse_pit(self, text, _ROWS)
 
     def move_name(self, move):
         if isinstance(move, tuple):

@@ -52,13 +52,9 @@ _OPTIONS_SLEEP = (None, "nr", "cs", "csr")
 # What follows a capture declined (docs/variants/omweso.md, decision 4): every game of the family.
 _DECLINED = ("declined", "sow-on", ("sow-on", "sleep"))
 
-# What Omweso._turn does with a turn (see there).
-_PLAY = const(0)
-_EXPLORE = const(1)
-_CHECK = const(2)
-_WALK = const(3)
-_ENDING = const(-1)     # walk(): w holds the end-of-game steps still to hand out, not a turn
-_ENDED = const(-2)      # walk(): w holds the board a turn left, the game's end not yet worked out
+# What walk() keeps in its list w when it is not where a turn stands.
+_ENDING = const(-1)     # the end-of-game steps still to hand out
+_ENDED = const(-2)      # the board a turn left, the game's end not yet worked out
 
 
 class Omweso(Staged):
@@ -79,7 +75,6 @@ class Omweso(Staged):
     reverse_start = False   # Kombe: a move may begin with a reverse handful
     reverse_indirect = False    # Kombe: a reverse handful may relay (clockwise) before it captures
     short_drop = False      # Mongola: a last seed never drops into a pit holding fewer than two
-    _record = None          # a list while _default_letters notes the letters of a plain move
     _loaded = None          # the counts of a loaded position that ended at once (see _finish)
     _scratch = None         # a board-sized list _reverse_ok plays on
     _walked = None          # the turns walk() went through to their end: (counts before, player, {move: counts after})
@@ -325,22 +320,27 @@ class Omweso(Staged):
 
     # ----- a turn -----------------------------------------------------------
 
-    def _turn(self, pit, choices, tr, mode, w=None, budget=0):
-        """Play a whole turn from pit, following choices (None: the defaults).
+    def _turn(self, pit, tr, at=None, budget=None):
+        """The turn that lifts `pit`: a generator that plays it on the board, adding its
+        steps to tr (None: no trace), and pauses at each choice point.
 
-        mode _PLAY: play it.  _EXPLORE: stop at choice point number len(choices)
-        and return the letters offered there (default first), or None if the
-        turn ends before it.  _CHECK: return whether (pit, choices) is a move
-        legal_moves() lists (the board is left as the turn leaves it).
-        _WALK (walk() below): go on with the turn where `w` left it (w empty:
-        from the lift), at most about `budget` steps into tr; stop at choice
-        point number len(choices) as _EXPLORE does, or when the budget is spent
-        (return ""), with where it stopped in w; None when the turn is over."""
+        At a choice point it yields the letters offered there (default first) and is sent
+        the letter taken; it is over when it stops.  What chooses the letters is the
+        consumer's: _play_turn (the letters of a move, then the defaults), _is_turn
+        (checking a move), _offered (legal_moves() exploring the ways through a turn) and
+        walk() (a board following the hands).
+
+        at: a list where the turn stands is written into at every pause, as its first
+        seven items [lap, hand, direction, origin, first pit sown, last pit, letters
+        offered or None] (walk() keeps more after them); given one holding such a point,
+        the turn goes on from there (the board as it was then) instead of lifting.  The
+        point is data, not this generator, because a walk is copied at a choice point to
+        go on one way per letter, and a generator cannot be copied.  budget (with `at`
+        and a trace): pause, yielding "", before a handful that would take tr past
+        `budget` steps, once the part of it that fits is sown (the rest waits in the
+        hand); a turn paused so is not resumed, but started again from `at`."""
         p = self.to_move
         b = self._b
-        n_ch = len(choices) if choices is not None else 0
-        ci = 0                                # choice points met so far
-        odd = False                           # _CHECK: a letter other than the default was given
         # The circuit's geometry (_next, _marked, the front row) worked out
         # inline: the loop below runs once a handful.
         kk = self._per_player
@@ -349,9 +349,15 @@ class Omweso(Staged):
         marked = base + kk - 2                # the reverse pits: marked and marked + 1
         short = self.short_drop
         table = _OPTIONS_SLEEP if self.declined == "sleep" else _OPTIONS
-        if w:
-            # A walk goes on: at the top of a lap, or at the choice point it stopped at.
-            lap0, k, d, origin, first, last, opts, ci, odd = w
+        if at:
+            # Going on: at the top of a lap, or at the choice point a walk stopped at.
+            lap0 = at[0]
+            k = at[1]
+            d = at[2]
+            origin = at[3]
+            first = at[4]
+            last = at[5]
+            opts = at[6]
             at_choice = opts is not None
         else:
             k = b[pit]
@@ -371,7 +377,7 @@ class Omweso(Staged):
             if at_choice:
                 at_choice = False             # (this lap's handful is sown: its choice comes next)
             elif lap:
-                if mode == _WALK:
+                if budget is not None:
                     room = budget - len(tr)
                     if room < k:
                         # The budget ends inside this handful: sow what it allows, and
@@ -381,8 +387,9 @@ class Omweso(Staged):
                         if room > 0:
                             origin = self._sow(origin, room, p, d, tr)
                             k -= room
-                        w[:] = (lap, k, d, origin, first, last, None, ci, odd)
-                        return ""
+                        at[:] = (lap, k, d, origin, first, last, None)
+                        yield ""
+                        return
                 if short:
                     last = self._sow_hand(origin, k, p, d, tr)
                 else:
@@ -390,7 +397,7 @@ class Omweso(Staged):
                     if b[last] == 1:
                         last = -1 - last
                 if last < 0 or lap == RELAY_LIMIT:
-                    break                     # asleep (or an endless relay stopped where it is: docs/rules.md)
+                    return                    # asleep (or an endless relay stopped where it is: docs/rules.md)
                 cap = last >= front and self._opp_full(last)   # (an occupied pit: the player is awake)
                 opts = None
                 if d < 0:
@@ -403,32 +410,16 @@ class Omweso(Staged):
                     else:
                         ch = "n"
             if opts is not None:
-                # A choice point: the letter given for it, or the default.
-                if ci < n_ch:
-                    ch = choices[ci]
-                    if mode == _CHECK and ch not in opts:
-                        return False
-                    if ch != opts[0]:
-                        odd = True
-                else:
-                    if mode == _EXPLORE:
-                        return opts
-                    if mode == _WALK and ci < _MAX_CHOICES:
-                        w[:] = (lap, k, d, origin, first, last, opts, ci, odd)
-                        return opts
-                    if mode == _CHECK and n_ch < _MAX_CHOICES:
-                        return False          # the letters stop before the turn's choices do
-                    ch = opts[0]
-                ci += 1
-                if self._record is not None:
-                    self._record.append(ch)
+                if at is not None:
+                    at[:] = (lap, k, d, origin, first, last, opts)
+                ch = yield opts
             if not lap:
                 if opts is not None and ch == "r":
                     d = -1
                     first = base + (pit - 1 - base) % kk
                 continue
             if ch == "s":
-                break                         # a capture declined, with declined="sleep": the player sleeps
+                return                        # a capture declined, with declined="sleep": the player sleeps
             if ch == "c":
                 k = self._capture_take(last, p, tr)
                 d = 1
@@ -442,11 +433,69 @@ class Omweso(Staged):
                     d = -1
                 origin = last
                 first = base + (last + d - base) % kk
-        if mode == _CHECK:
-            return odd and ci >= n_ch
-        if mode == _WALK:
-            w[:] = (lap, k, d, origin, first, last, None, ci, odd)
-        return None
+
+    def _play_turn(self, pit, letters, tr, taken=None):
+        """Play the turn from pit into tr: `letters` (None: none) at its first choice points,
+        the default at the others.  taken: a list each letter taken is appended to."""
+        steps = self._turn(pit, tr)
+        n = len(letters) if letters else 0
+        ci = 0
+        x = None
+        try:
+            while True:
+                opts = steps.send(x)
+                x = letters[ci] if ci < n else opts[0]
+                ci += 1
+                if taken is not None:
+                    taken.append(x)
+        except StopIteration:
+            pass
+
+    def _is_turn(self, pit, letters, tr):
+        """Play the turn from pit into tr with `letters`, and say whether (pit, letters) is a
+        move legal_moves() lists: every letter one offered, one of them not the default, and
+        no choice point left after them (unless _MAX_CHOICES were given: the list cuts a turn
+        there).  The board is left as the turn leaves it."""
+        n = len(letters)
+        ci = 0
+        odd = False
+        x = None
+        steps = self._turn(pit, tr)
+        try:
+            while True:
+                opts = steps.send(x)
+                if ci < n:
+                    x = letters[ci]
+                    if x not in opts:
+                        return False
+                    if x != opts[0]:
+                        odd = True
+                elif n < _MAX_CHOICES:
+                    return False              # the letters stop before the turn's choices do
+                else:
+                    x = opts[0]
+                ci += 1
+        except StopIteration:
+            pass
+        return odd and ci >= n
+
+    def _offered(self, pit, letters):
+        """Play the turn from pit with `letters` and return the letters offered at the choice
+        point after them (default first), or None if the turn ends first.  The board is left
+        where the turn stopped."""
+        n = len(letters)
+        ci = 0
+        x = None
+        steps = self._turn(pit, None)
+        try:
+            while True:
+                opts = steps.send(x)
+                if ci == n:
+                    return opts
+                x = letters[ci]
+                ci += 1
+        except StopIteration:
+            return None
 
     def walk(self, pit, letters, w, tr, budget):
         """The trace of a turn from `pit`, a piece at a time: a board following the hands
@@ -467,6 +516,9 @@ class Omweso(Staged):
         steps are those of play(move), and the moves met (every way through the choice
         points) those moves_from(pit) lists, in the same order when the letters offered
         are taken default first, depth first.  The game is left as it was."""
+        # w: [the turn's point (_turn's `at`, 7 items: the turn reads and writes them in w),
+        # choice points met, some letter not the default, the board there]; or [_ENDED, the board the turn left] or [_ENDING,
+        # the steps of the game's end still to hand out].
         if w and w[0] == _ENDING:
             # The turn was over: the steps of the game's end it was left with, a piece at a time.
             rest = w[1]
@@ -482,14 +534,35 @@ class Omweso(Staged):
             b[:] = w[1]
         elif w:
             b[:] = w[9]
-            state = w[:9]
+            ci = w[7]
+            odd = w[8]
         else:
-            state = w
+            ci = 0
+            odd = False
         try:
             if not ended:
-                r = self._turn(pit, letters, tr, _WALK, state, budget)
+                n = len(letters)
+                steps = self._turn(pit, tr, w, budget)
+                x = None
+                try:
+                    while True:
+                        r = steps.send(x)
+                        if r and ci < n:
+                            x = letters[ci]           # a choice point the letters answer
+                            if x != r[0]:
+                                odd = True
+                        elif r and ci >= _MAX_CHOICES:
+                            x = r[0]                  # past the choice points a move lists: the defaults
+                        else:
+                            break                     # the budget is spent (""), or choice point number n
+                        ci += 1
+                except StopIteration:
+                    r = None
                 if r is not None:
-                    w[:] = state
+                    # Paused (_turn wrote where into w): what else the next call needs (or
+                    # a copy of w, one per letter offered).
+                    w.append(ci)
+                    w.append(odd)
                     w.append(b[:])
                     return r
                 # The turn is over.  Its counts are kept for push() (the board makes the move
@@ -498,7 +571,7 @@ class Omweso(Staged):
                 memo = self._walked
                 if memo is None or memo[1] != self.to_move or memo[0] != before:
                     memo = self._walked = (before, self.to_move, {})
-                memo[2][(pit, letters) if state[8] else pit] = b[:]
+                memo[2][(pit, letters) if odd else pit] = b[:]
                 if self._goes_on():
                     return None
                 if len(tr):
@@ -600,7 +673,7 @@ class Omweso(Staged):
                 if not (self._liftable(pit) and 0 < len(ch) <= _MAX_CHOICES):
                     return False
                 saved = self._b[:]
-                ok = self._turn(pit, ch, None, _CHECK)
+                ok = self._is_turn(pit, ch, None)
                 self._b[:] = saved
                 return ok
         # Anything else (a list, a bool...) is legal exactly when the list says so.
@@ -615,7 +688,7 @@ class Omweso(Staged):
         # to check it and another to play it); what _do and _play_move do.
         tr = Trace()
         self._hist.append((move, self._b[:], self.to_move, self._key, self._save()))
-        if not self._turn(move[0], move[1], tr, _CHECK):
+        if not self._is_turn(move[0], move[1], tr):
             self._b[:] = self._hist.pop()[1]     # a turn changes nothing but the counts
             raise IllegalMoveError(self._why_illegal(move))
         self._passes = 0
@@ -661,7 +734,7 @@ class Omweso(Staged):
             if len(ch) >= _MAX_CHOICES:
                 opts = None
             else:
-                opts = self._turn(pit, ch, None, _EXPLORE)
+                opts = self._offered(pit, ch)
                 self._b[:] = saved
             if opts is None:
                 out.append((pit, ch) if odd else pit)
@@ -683,14 +756,14 @@ class Omweso(Staged):
                     self.to_move = 1 - p
                     return
         if isinstance(move, int):
-            self._turn(move, None, tr, _PLAY)
+            self._play_turn(move, None, tr)
             self._passes = 0
         elif move[0] == "pass":
             if tr is not None:
                 tr.add(PASS)
             self._passes += 1
         else:
-            self._turn(move[0], move[1], tr, _PLAY)
+            self._play_turn(move[0], move[1], tr)
             self._passes = 0
         self.to_move = 1 - p
 
@@ -788,13 +861,10 @@ class Omweso(Staged):
         if self.owner(pit) != self.to_move or self._b[pit] < self.min_seeds or self._over is not None:
             return None
         saved = self._b[:]
-        self._record = []
-        try:
-            self._turn(pit, None, None, _PLAY)
-            return "".join(self._record)
-        finally:
-            self._record = None
-            self._b[:] = saved
+        taken = []
+        self._play_turn(pit, None, None, taken)
+        self._b[:] = saved
+        return "".join(taken)
 
     def _why_illegal(self, move):
         if self._over is None and self.phase == "play" and isinstance(move, tuple) and move[:1] == ("pass",):
