@@ -58,7 +58,6 @@ for _n in ("_idle", "_work_due", "_progress_now", "_refresh", "_observed", "_che
     _wrap(C, _n, _n.lstrip("_"), True)
 _wrap(C, "_scanned", "controller")
 _wrap(C, "render", "render")
-_wrap(C, "drop_parts", "drop_parts")
 _wrap(_observe.Observer, "feed", "observe")
 _wrap(_link.BoardLink, "poll", "link_poll")
 _wrap(_link.BoardLink, "event", "link_event")

@@ -20,7 +20,7 @@ from faults import FaultyLink, FaultyPipe
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 
 # One realistic payload per message type, with the side that sends it.  Every
-# type of codec.MESSAGES must be here (test_every_type_has_an_example).
+# type of codec.messages() must be here (test_every_type_has_an_example).
 OWARE_POS = {"pits": [0, 3, 2, 8, 2, 10, 8, 0, 7, 6, 0, 0], "stores": [2, 0], "to_move": 1}
 EXAMPLES = {
     "hello": [
@@ -217,8 +217,8 @@ def test_every_example_round_trips(mtype, sender, payload):
 
 
 def test_every_type_has_an_example():
-    assert set(EXAMPLES) == set(codec.MESSAGES)
-    for mtype, (who, fields) in codec.MESSAGES.items():
+    assert set(EXAMPLES) == set(codec.messages())
+    for mtype, (who, fields) in codec.messages().items():
         senders = {s for s, _ in EXAMPLES[mtype]}
         assert senders <= ({"board", "host"} if who == "*" else {who}), mtype
 
@@ -773,19 +773,19 @@ def doc_frames():
 
 def test_every_frame_in_the_doc_is_valid_and_every_type_is_shown():
     lines = doc_frames()
-    assert len(lines) >= len(codec.MESSAGES)
+    assert len(lines) >= len(codec.messages())
     shown = set()
     for line in lines:
         item = codec.parse_line(line)
         assert isinstance(item, Message), (line, item)
         assert encode(item.seq, item.type, item.payload) == line + b"\n"  # canonical as written
         shown.add(item.type)
-    assert shown == set(codec.MESSAGES)
+    assert shown == set(codec.messages())
 
 
 def test_doc_lists_every_message_type_and_error_code():
     text = DOC.read_text(encoding="utf-8")
-    for mtype in codec.MESSAGES:
+    for mtype in codec.messages():
         assert re.search(r"^#### `%s`" % mtype, text, re.M), "docs/protocol.md has no section for %s" % mtype
     for code in codec.ERRORS:
         assert "| `%s` |" % code in text, "docs/protocol.md does not list error code %s" % code

@@ -89,7 +89,7 @@ def random_value(rng, depth=0):
 
 def random_payload(rng, mtype):
     """Fields of `mtype`, each kept, dropped, or given a random value."""
-    fields = codec.MESSAGES[mtype][1] if mtype in codec.MESSAGES else ()
+    fields = codec.messages()[mtype][1] if mtype in codec.messages() else ()
     base = dict(EXAMPLES[mtype][0][1]) if mtype in EXAMPLES else {}
     for name, _, _ in fields:
         r = rng.random()
@@ -110,7 +110,7 @@ def resealed(rng, frames):
     if k == 0:    # damage the text of the body
         body = mutate(rng, body, frames).replace(b"\r", b"")
     elif k == 1:  # random payload of a known type
-        mtype = rng.choice(sorted(codec.MESSAGES))
+        mtype = rng.choice(sorted(codec.messages()))
         try:
             payload = codec.dumps(random_payload(rng, mtype)).encode()
         except codec.FrameError:

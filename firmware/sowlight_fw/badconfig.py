@@ -5,15 +5,8 @@ with a good config never loads it.  What can be trusted of the refused file
 (the LED chain's pin, count and colour order) lights every LED red at a low,
 fixed level, blinking; without even that, the Pico's own LED blinks.
 """
-try:
-    from time import sleep_ms
-except ImportError:  # CPython
-    import time as _time
-
-    def sleep_ms(ms):
-        _time.sleep(ms / 1000)
-
 from . import codec, config
+from .ticks import sleep_ms
 from .colours import ERROR
 
 

@@ -15,13 +15,8 @@ laptop companion (CPython) both import it, so both ends produce identical
 bytes.  It does no I/O; the link layer feeds it bytes and writes what it
 returns.
 
-The board keeps this module loaded for as long as it runs, and on a stock
-Pico a module's code lives in its heap: so what only a refused, damaged or
-unusual line or frame, a hello or a long reply needs (what is wrong in words,
-a whole frame looked for at the end of a damaged line, a string that needs
-escaping, the table's lines of what only a board sends, the table as a dict,
-hello(), check_hello(), fit(), chunks()) is in codecmore.py, imported for the
-call and dropped after it (unload.py); the names are read here.
+ERRORS lists the `code`s of the link's "error" message with what each means
+(docs/protocol.md says who sends each one and what the receiver does about it).
 """
 import json
 import sys
@@ -33,7 +28,6 @@ except ImportError:  # CPython
         return x
 
 from .crc import crc32
-from .unload import unload
 
 # ----- limits and constants ------------------------------------------------
 
@@ -75,6 +69,34 @@ SIM_ACTS = ("lift", "drop", "take", "add", "remove", "press", "seeds")  # what `
 # ----- errors --------------------------------------------------------------
 
 
+# The `code` of the link's "error" message, with what each means.
+ERRORS = {
+    # the link
+    "bad_frame": "an intact frame (checksum right) that is not well formed",
+    "unknown_type": "a message type this side does not know or does not accept from that sender",
+    "bad_payload": "a required field is missing or has the wrong type or value",
+    "version": "the peer's protocol major version differs; the session is refused",
+    "no_hello": "a request came before a compatible hello",
+    "busy": "a new request came while another one was still being carried out",
+    # commands
+    "bad_variant": "the board does not have this variant",
+    "bad_option": "an option is unknown to the variant or has a value it does not allow",
+    "bad_position": "the position cannot be set on this board (wrong pit count, negative seeds...)",
+    "no_game": "the command needs a game in progress",
+    "cannot_undo": "there is no move to take back (a board takes back its last 16 moves)",
+    "out_of_range": "a number is outside the range the command allows",
+    "unsupported": "the command is known but this board cannot do it (e.g. no such sensor)",
+    # the journal
+    "no_such_game": "the board's journal has no game with this id",
+    "pruned": "the requested records were deleted after an earlier acknowledgement",
+    "ack_ahead": "an acknowledgement names a ply the board has not recorded",
+    # the device
+    "hardware": "a self-test or sensor check failed",
+    "storage": "the journal could not be written (flash full or failing)",
+    "internal": "the firmware hit an unexpected error; msg says which",
+}
+
+
 class FrameError(ValueError):
     """A frame or payload that breaks the protocol; `reason` is one of REASONS."""
 
@@ -103,13 +125,10 @@ class VersionError(FrameError):
 # these strings.  Unknown extra fields are allowed (a newer minor version may
 # add them) and ignored by receivers.
 #
-# A line is found and read per look-up: one string costs a board's heap a
-# fraction of what a dict of tuples would (the board keeps this module loaded
-# for as long as it runs); `MESSAGES` gives the table as that dict, for the
-# laptop's tests and tools.  The lines of what only a board sends are in
-# codecmore.py (_BOARD_TABLE), read there when asked for: a board checks what
-# it receives, not what it sends (Encoder(check=False): the laptop checks it
-# on arrival), so it never needs them.
+# A line is found and read per look-up (_line); `MESSAGES` gives the table as a
+# dict, for the laptop's tests and tools.  _BOARD_TABLE holds what only a board
+# sends: a board checks what it receives, not what it sends (Encoder(check=False):
+# the laptop checks it on arrival), so only the laptop reads those lines.
 _TABLE = (
     "\n"
     # both ways
@@ -136,7 +155,7 @@ _TABLE = (
     "sim host act:=lift/drop/take/add/remove/press/seeds! cell:i n:u to:i button:=confirm/undo/hint/menu\n"
     # 1.2: only this move may be made next, the LEDs leading the hands (remote play)
     "guide host ply:u! move:m wait:b\n"
-    # board -> host: codecmore._BOARD_TABLE
+    # board -> host: _BOARD_TABLE
 )
 
 _INT = const(1)
@@ -150,6 +169,34 @@ _SEQ = const(128)    # an integer 0..65535 (a frame's seq, in "re")
 _KIND_LETTERS = "isblonuqUQSLOm"      # a kind's letter in the table, and its bits below
 _KIND_BITS = bytes((_INT, _STR, _BOOL, _LIST, _OBJ, _NULL, _UINT, _SEQ, _UINT | _NULL, _SEQ | _NULL,
                     _STR | _NULL, _LIST | _NULL, _OBJ | _NULL, _INT | _LIST))
+_KIND_NAMES = ((_INT, "an integer"), (_UINT, "an integer >= 0"), (_SEQ, "a seq number 0..65535"),
+               (_STR, "a string"), (_BOOL, "true or false"), (_LIST, "a list"),
+               (_OBJ, "an object"), (_NULL, "null"))
+
+# The table's lines of what only a board sends: replies and events.
+_BOARD_TABLE = (
+    "\n"
+    "ok board re:q!\n"
+    "state board re:Q game:U! variant:S! options:o pos:O! ply:u! phase:s! expect:L hint:b! brightness:u! rx:Q"
+    " lit:l error:s\n"
+    "move board game:u! ply:u! player:u! move:m! name:s trace:L! pos:o\n"
+    "step board game:u! ply:u! ev:=lifted/dropped/mismatch! cell:i! i:u n:u expect:L\n"
+    "leds board lit:l! game:U\n"
+    "journal board re:q! games:l! more:b\n"
+    "records board re:q! game:u! records:l! more:b!\n"
+    "log board level:=debug/info/warn/error! msg:s!\n"
+)
+
+
+# Fields of the objects inside some lists and of a board's hello, checked by validate() too.
+_GAME_FIELDS = "game:u! variant:s! first:u! last:u! synced:i! over:b!"
+_RECORD_FIELDS = "ply:u! kind:s!"
+_CONFIG_FIELDS = "geometry:o! sensors:o!"
+_BOARD_HELLO = "board:s! config:o! variants:l!"
+_BRIEF_HELLO = "board:s! config:o variants:l"
+_RE_ROOM = const(11)       # ',"re":65535': room for the "re" a link adds to a reply
+_MAX_ANCHORS = const(8)    # "@"s tried when looking for a frame at the end of a damaged line
+
 
 def _line(mtype):
     """The table's line for `mtype` without the type ("<sender> <fields>"), or None."""
@@ -157,7 +204,7 @@ def _line(mtype):
         return None
     line = _find(_TABLE, mtype)
     if line is None:
-        line = _more("board_line", mtype)    # what a board sends (codecmore._BOARD_TABLE), or none
+        line = _find(_BOARD_TABLE, mtype)    # what a board sends, or none
     return line
 
 
@@ -171,32 +218,6 @@ def _find(table, mtype):
     i += len(mtype) + 2
     return table[i:table.find("\n", i)]
 
-
-def __getattr__(name):
-    # What moved to codecmore.py (the table as a dict, the hellos, fit, chunks) and the error
-    # codes' meanings (errorcodes.py): for the laptop, and for a board's rare calls (the module
-    # is dropped at once: the function returned keeps what it needs while it runs).
-    if name == "ERRORS":
-        from .errorcodes import ERRORS
-        return ERRORS
-    if name in ("MESSAGES", "hello", "check_hello", "fit", "chunks"):
-        from . import codecmore
-        try:
-            return codecmore.messages() if name == "MESSAGES" else getattr(codecmore, name)
-        finally:
-            unload("codecmore")
-    from .unload import missing
-    raise missing(__name__, name)
-
-
-def _more(name, *args):
-    """codecmore.<name>(*args), with codecmore loaded for the call only: mostly the FrameError
-    that says what is wrong with a payload, in words."""
-    from . import codecmore
-    try:
-        return getattr(codecmore, name)(*args)
-    finally:
-        unload("codecmore")
 
 
 def _kind_ok(v, kind):
@@ -240,9 +261,10 @@ def _check_fields(where, payload, spec):
             else:
                 ok = _kind_ok(v, _KIND_BITS[_KIND_LETTERS.find(spec[k + 1])])
             if not ok:
-                raise _more("wrong_field", where, name, spec[k + 1:end], v)
+                raise FrameError(BAD_PAYLOAD, "%s field '%s' must be %s, not %s" % (
+                    where, name, _kind_text(_kind(spec[k + 1:end])), _short_repr(v)))
         elif end < j:
-            raise _more("missing_field", where, name, spec[k + 1:end])
+            raise FrameError(BAD_PAYLOAD, "%s needs field '%s' (%s)" % (where, name, _kind_text(_kind(spec[k + 1:end]))))
         i = j + 1
 
 
@@ -266,24 +288,26 @@ def validate(mtype, payload, sender=None):
     """
     line = _line(mtype)
     if line is None:
-        raise _more("unknown_type", mtype)
+        raise FrameError(UNKNOWN_TYPE, "unknown message type %s; known types: %s" % (
+            _short_repr(mtype), ", ".join(sorted(types()))))
     sp = line.find(" ")
     who = line if sp < 0 else line[:sp]
     if sender is not None and who != "*" and who != sender:
         raise FrameError(UNKNOWN_TYPE, "'%s' is sent by the %s, not by the %s" % (mtype, who, sender))
     if type(payload) is not dict:
-        raise _more("not_object", mtype, payload)
+        raise FrameError(BAD_PAYLOAD, "the payload of '%s' must be a JSON object, not %s" % (mtype, _short_repr(payload)))
     if sp >= 0:
         _check_fields("'" + mtype + "'", payload, line[sp + 1:])
     # What the table cannot say: shapes inside lists and role-dependent fields (those of the
     # messages a board sends often checked here, the rarer ones in codecmore).
     if mtype == "hello" or mtype == "journal" or mtype == "records":
-        _more("check_more", mtype, payload)
+        _check_more(mtype, payload)
     elif mtype == "leds":
         for item in payload["lit"]:
             if type(item) is not list or not 2 <= len(item) <= 3 or type(item[0]) is not int \
                     or type(item[1]) is not str or (len(item) == 3 and not _kind_ok(item[2], _UINT)):
-                raise _more("bad_lit", item)
+                raise FrameError(BAD_PAYLOAD, "'leds' field 'lit' must hold [cell, role] or [cell, role, count] "
+                                 "entries, not %s" % _short_repr(item))
     elif mtype == "move" and type(payload["move"]) is list:
         m = payload["move"]
         # [pit, direction], or a staged move: a word naming the stage, then its numbers (["place", 0, 1]).
@@ -294,7 +318,8 @@ def validate(mtype, payload, sender=None):
         if ok and type(m[0]) is int:
             ok = len(m) == 2 and type(m[1]) is int
         if not ok:
-            raise _more("bad_move", m)
+            raise FrameError(BAD_PAYLOAD, "'move' field 'move' must be a pit, [pit, direction] or a staged move "
+                             "[\"stage\", numbers...], not %s" % _short_repr(m))
 
 
 # ----- canonical JSON ------------------------------------------------------
@@ -345,17 +370,17 @@ def _put(s, out):
         out.append(s)
         out.append('"')
     else:
-        out.append(_more("escaped", s))      # (a quote, a backslash, a control or non-ASCII character)
+        out.append(_escaped(s))      # (a quote, a backslash, a control or non-ASCII character)
 
 
 def _write(v, out, depth):
     t = type(v)
     if t is dict:
         if depth >= _MAX_DEPTH:
-            raise _more("too_deep")
+            raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
         for k in v:
             if type(k) is not str:
-                raise _more("bad_key", k)
+                raise FrameError(MALFORMED, "payload keys must be strings, not %s" % _short_repr(k))
         sep = "{"
         for k in sorted(v):
             out.append(sep)
@@ -373,7 +398,7 @@ def _write(v, out, depth):
         out.append("}" if sep == "," else "{}")
     elif t is list or isinstance(v, tuple):
         if depth >= _MAX_DEPTH:
-            raise _more("too_deep")
+            raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
         # A list of integers and plain ASCII words (pits, trace steps) is
         # written by the C json module: its output for those is canonical on
         # both CPython and MicroPython, and it is many times faster there.
@@ -411,7 +436,11 @@ def _write(v, out, depth):
     elif v is None:
         out.append("null")
     else:
-        raise _more("bad_value", v)      # a float (its text differs between ports) or no JSON type
+        # A float (its text differs between ports) or no JSON type.
+        if type(v) is float:
+            raise FrameError(MALFORMED, "floats are not allowed in payloads (%s): send integers, e.g. thousandths" % v)
+        raise FrameError(MALFORMED, "cannot put %s in a payload: use dict, list, str, int, bool or None"
+                         % _short_repr(v))
 
 
 # Lists go through the C json module on MicroPython only: there every Python
@@ -454,15 +483,17 @@ def encode(seq, mtype, payload=None, check=True):
     if payload is None:
         payload = {}
     if type(seq) is not int or not 0 <= seq < SEQ_MOD:
-        raise _more("bad_seq", seq)
+        raise FrameError(MALFORMED, "seq must be an integer 0..65535, not %s" % _short_repr(seq))
     if not _type_ok(mtype):
-        raise _more("bad_type", mtype)
+        raise FrameError(MALFORMED, "message type must be 1-%d characters a-z or _, not %s" % (
+            _MAX_TYPE, _short_repr(mtype)))
     if check:
         validate(mtype, payload)
     body = ("@%04x %s %s" % (seq, mtype, dumps(payload))).encode()
     frame = body + b" %08x\n" % crc32(body)
     if len(frame) > MAX_FRAME:
-        raise _more("too_long", mtype, len(frame))
+        raise FrameError(TOO_LONG, "a '%s' frame of %d bytes is longer than the %d-byte limit" % (
+            mtype, len(frame), MAX_FRAME))
     return frame
 
 
@@ -569,54 +600,40 @@ def parse_line(line, sender=None):
         return BadFrame(MALFORMED, None, "cannot decode the line (%s)" % type(e).__name__)
 
 
-# A line refused by _parse: codecmore.bad_line(k, seq, value) makes its BadFrame (the reason and
-# what is wrong in words, the k-th of its table), loaded for that line only.
-_NOT_A_FRAME = const(0)
-_TOO_SHORT = const(1)
-_NO_CRC_FIELD = const(2)
-_CRC_NOT_HEX = const(3)
-_CRC_MISMATCH = const(4)
-_NO_SEQ = const(5)
-_TYPE_LENGTH = const(6)
-_TYPE_LETTERS = const(7)
-_NO_PAYLOAD = const(8)
-_NOT_JSON = const(9)
-
-
 def _parse(line, sender):
     n = len(line)
     if n == 0 or line[0] != 0x40:  # "@"
-        return _more("bad_line", _NOT_A_FRAME, None, n)
+        return BadFrame(NOISE, None, "a line that is not a frame (no '@' at its start)")
     if n < _MIN_FRAME:
-        return _more("bad_line", _TOO_SHORT, None, n)
+        return BadFrame(MALFORMED, None, "a line of %d bytes is too short to be a frame" % n)
     sp = n - 9
     if line[sp] != 0x20:
-        return _more("bad_line", _NO_CRC_FIELD, None, n)
+        return BadFrame(MALFORMED, None, "a frame must end with a space and 8 hex digits of CRC-32")
     crc = _hex(line, sp + 1, n)
     if crc < 0:
-        return _more("bad_line", _CRC_NOT_HEX, None, n)
+        return BadFrame(MALFORMED, None, "the CRC-32 field is not 8 hex digits")
     if crc32(memoryview(line)[:sp]) != crc:
-        return _more("bad_line", _CRC_MISMATCH, None, n)
+        return BadFrame(CHECKSUM, None, "CRC-32 mismatch: the line was damaged on the way")
     # The checksum is right, so what follows is what the peer meant to send.
     seq = _hex(line, 1, 5) if line[5] == 0x20 else -1
     if seq < 0:
-        return _more("bad_line", _NO_SEQ, None, n)
+        return BadFrame(MALFORMED, None, "the frame does not start with '@' and 4 hex digits of seq")
     tend = line.find(b" ", 6, sp)
     if tend < 0:
         tend = sp
     if not 0 < tend - 6 <= _MAX_TYPE:
-        return _more("bad_line", _TYPE_LENGTH, seq, _MAX_TYPE)
+        return BadFrame(MALFORMED, seq, "the message type must be 1-%d characters" % _MAX_TYPE)
     for i in range(6, tend):
         o = line[i]
         if not (0x61 <= o <= 0x7A or o == 0x5F):
-            return _more("bad_line", _TYPE_LETTERS, seq, n)
+            return BadFrame(MALFORMED, seq, "the message type may hold only a-z and _")
     if tend == sp:
-        return _more("bad_line", _NO_PAYLOAD, seq, n)
+        return BadFrame(MALFORMED, seq, "the frame has no payload (send {} for an empty one)")
     mtype = line[6:tend].decode()
     try:
         payload = json.loads(line[tend + 1:sp])
     except Exception:  # ValueError on both; MicroPython may raise others on odd bytes
-        return _more("bad_line", _NOT_JSON, seq, mtype)
+        return BadFrame(MALFORMED, seq, "the payload of '%s' is not valid JSON" % mtype)
     try:
         validate(mtype, payload, sender)
     except FrameError as e:
@@ -681,14 +698,14 @@ class Decoder:
             elif self._n:
                 total = self._n + (j - i)
                 if total + 1 > limit:
-                    self._bad(out, _more("too_long_line", total + 1, limit))
+                    self._bad(out, _too_long_line(total + 1, limit))
                 else:
                     self._room(total)
                     self._mv[self._n:total] = memoryview(data)[i:j]
                     self._line(bytes(self._mv[:total]), out)
                 self._n = 0
             elif j - i + 1 > limit:
-                self._bad(out, _more("too_long_line", j - i + 1, limit))
+                self._bad(out, _too_long_line(j - i + 1, limit))
             elif j > i:
                 self._line(data[i:j], out)
             i = j + 1
@@ -702,7 +719,7 @@ class Decoder:
         if self._n + k + 1 > self.max_frame:  # even with its newline next it would not fit
             self._skip = True
             self._n = 0
-            self._bad(out, _more("too_long_line", None, self.max_frame))
+            self._bad(out, _too_long_line(None, self.max_frame))
             return
         self._room(self._n + k)
         self._mv[self._n:self._n + k] = memoryview(data)[i:end]
@@ -732,8 +749,26 @@ class Decoder:
         item = parse_line(line, self.sender)
         if type(item) is BadFrame and item.seq is None:
             # A damaged line may end with a whole frame: codecmore.salvage looks for it.
-            item = _more("salvage", self, line, item, out)
+            item = self._salvage(line, item, out)
         self._emit(item, out)
+
+    def _salvage(self, line, item, out):
+        """A damaged line (_line: `item`, its BadFrame, has no seq) may end with a
+        whole frame: the rest of a line cut off by a link drop, or two frames joined by a lost
+        newline.  Look for it at the next few "@"s so that it is not lost too; what comes before it
+        is its own line (maybe a whole frame too) and goes to `out`.  Returns what is left to emit."""
+        k = 0
+        for _ in range(_MAX_ANCHORS):
+            k = line.find(b"@", k + 1)
+            if k < 0 or len(line) - k < _MIN_FRAME:
+                break
+            if line[k + 5] != 0x20:
+                continue
+            rest = parse_line(line[k:], self.sender)
+            if type(rest) is Message or rest.seq is not None:
+                self._emit(parse_line(line[:k], self.sender), out)
+                return rest
+        return item
 
     def _emit(self, item, out):
         if type(item) is Message:
@@ -780,3 +815,189 @@ class SeqTracker:
             return GAP
         self.behind += 1
         return BEHIND
+
+
+# ----- the message table as data (for the laptop's tests, tools and docs) -----------------
+
+def types():
+    """Every message type of the table, in its order."""
+    out = []
+    for table in (_TABLE, _BOARD_TABLE):
+        i = 0
+        while True:
+            j = table.find("\n", i + 1)
+            if j < 0:
+                break
+            k = table.find(" ", i + 1, j)
+            out.append(table[i + 1:k if k >= 0 else j])
+            i = j
+    return out
+
+
+def _fields(spec):
+    """(name, kind, required) of each field of a spec (fields as in the table); kind is a bit
+    set, or a tuple of strings for "one of these".  (validate() reads the spec in place.)"""
+    for f in spec.split(" "):
+        if f:
+            k = f.find(":")
+            required = f[-1] == "!"
+            yield f[:k], _kind(f[k + 1:len(f) - 1 if required else len(f)]), required
+
+
+def messages():
+    """The message table as a dict: type -> (sender, ((name, kind, required), ...))."""
+    table = {}
+    for mtype in types():
+        line = _line(mtype)
+        sp = line.find(" ")
+        table[mtype] = (line if sp < 0 else line[:sp], tuple(_fields("" if sp < 0 else line[sp + 1:])))
+    return table
+
+
+def _kind(text):
+    """The kind a table entry's text names: its bits, or a tuple of the strings it allows."""
+    if text[0] == "=":
+        return tuple(text[1:].split("/"))
+    return _KIND_BITS[_KIND_LETTERS.find(text)]
+
+
+def _kind_text(kind):
+    if type(kind) is tuple:
+        return "one of " + ", ".join(kind)
+    names = []
+    for bit, name in _KIND_NAMES:
+        if kind & bit:
+            names.append(name)
+    return " or ".join(names)
+
+
+def _short_repr(v):
+    r = repr(v)
+    if len(r) > 40:
+        r = r[:37] + "..."
+    return r
+
+
+# ----- JSON text of a string that needs escaping (codec._put) -----------------------------------
+
+_ESCAPES = {0x22: '\\"', 0x5C: "\\\\", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f"}
+
+
+def _escaped(s):
+    """The JSON text of a str that needs escaping (or may: see _is_plain)."""
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if 0x20 <= o <= 0x7E and o != 0x22 and o != 0x5C:
+            out.append(ch)
+        elif o in _ESCAPES:
+            out.append(_ESCAPES[o])
+        elif o < 0x10000:
+            out.append("\\u%04x" % o)
+        else:  # outside the BMP: a UTF-16 surrogate pair, as JSON wants
+            o -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 | (o >> 10), 0xDC00 | (o & 0x3FF)))
+    out.append('"')
+    return "".join(out)
+
+
+def _too_long_line(n, limit):
+    """The BadFrame of a line longer than `limit` bytes (n of them; None: not known yet)."""
+    if n is None:
+        return BadFrame(TOO_LONG, None, "a line longer than %d bytes" % limit)
+    return BadFrame(TOO_LONG, None, "a line of %d bytes (limit %d)" % (n, limit))
+
+
+def _check_more(mtype, payload):
+    """What the table cannot say of a hello, a `journal` or a `records` (validate() asks)."""
+    if mtype == "hello":
+        p = payload["proto"]
+        if len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int or p[0] < 0 or p[1] < 0:
+            raise FrameError(BAD_PAYLOAD, "'hello' field 'proto' must be [major, minor] (two integers >= 0), not %s"
+                             % _short_repr(p))
+        if payload["role"] == BOARD:
+            # (1.2) A brief hello -- the answer to a host's that asked for one -- may leave out
+            # the config and the variants: on a noisy line a long frame rarely arrives whole.
+            _check_fields("a board's 'hello'", payload, _BRIEF_HELLO if payload.get("brief") is True else _BOARD_HELLO)
+            if "config" in payload:
+                _check_fields("'hello' field 'config'", payload["config"], _CONFIG_FIELDS)
+            for v in payload.get("variants", ()):
+                if type(v) is not str:
+                    raise FrameError(BAD_PAYLOAD, "'hello' field 'variants' must list strings, not %s"
+                                     % _short_repr(v))
+    elif mtype == "journal":
+        _check_items("'journal' games", payload["games"], _GAME_FIELDS)
+    elif mtype == "records":
+        _check_items("'records' records", payload["records"], _RECORD_FIELDS)
+
+
+def _check_items(where, items, spec):
+    i = 0
+    for item in items:
+        if type(item) is not dict:
+            raise FrameError(BAD_PAYLOAD, "%s[%d] must be an object, not %s" % (where, i, _short_repr(item)))
+        _check_fields("%s[%d]" % (where, i), item, spec)
+        i += 1
+
+
+# ----- hellos ---------------------------------------------------------------------------------
+
+def check_hello(payload):
+    """Raise VersionError unless a validated hello speaks our major version; return (major, minor)."""
+    major = payload["proto"][0]
+    minor = payload["proto"][1]
+    if major != PROTO_MAJOR:
+        # The side with the older major version is the one to bring up to date.
+        if (major < PROTO_MAJOR) == (payload["role"] == BOARD):
+            fix = "redeploy the firmware that matches this companion (sowlight deploy)"
+        else:
+            fix = "update the companion (pip install -U sowlight)"
+        raise VersionError("the %s speaks link protocol %d.%d, this side speaks %d.%d: %s" % (
+            payload["role"], major, minor, PROTO_MAJOR, PROTO_MINOR, fix))
+    return major, minor
+
+
+def hello(role, sw, **fields):
+    """The payload of our hello: protocol version, role, software version and `fields`."""
+    p = {"proto": [PROTO_MAJOR, PROTO_MINOR], "role": role, "sw": sw}
+    for k in fields:
+        p[k] = fields[k]
+    return p
+
+
+# ----- long replies ---------------------------------------------------------------------------
+
+def fit(mtype, payload, key, limit=MAX_FRAME):
+    """Shorten the list payload[key] to the items, from the first, that fit in one frame.
+
+    Returns how many were cut off (0: all fit).  Room is kept for an "re"
+    field when the payload has none yet (the link adds it to replies).  Used
+    for replies whose length the board does not know in advance: `records`,
+    `journal`.
+    """
+    items = payload[key]
+    payload[key] = []
+    # "@0000 " + type + " " + payload + " " + 8 hex digits + newline
+    size = 17 + len(mtype) + len(dumps(payload)) + (0 if "re" in payload else _RE_ROOM)
+    n = 0
+    for item in items:
+        size += len(dumps(item)) + (1 if n else 0)
+        if size > limit:
+            break
+        n += 1
+    payload[key] = items[:n] if n < len(items) else items
+    return len(items) - n
+
+
+def chunks(frame, size=CHUNK):
+    """Pieces of `frame` of at most `size` bytes, to write one by one.
+
+    MicroPython's USB CDC can hold back a write of exactly 64 bytes until the
+    next write (micropython issue #15960, rp2), so the board writes < 64 at a time.
+    """
+    mv = memoryview(frame)
+    n = len(frame)
+    i = 0
+    while i < n:
+        yield mv[i:i + size]
+        i += size

@@ -199,7 +199,7 @@ def placing(game):
 
 
 class Follower:
-    only = None      # the one move that may be made next (a `guide` request: ctlrare.guide), () for
+    only = None      # the one move that may be made next (a `guide` request: controller/commands.py), () for
                      # none yet (the board waits), or None: any legal move
 
     def __init__(self, cells, counting):

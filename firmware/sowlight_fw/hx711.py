@@ -10,15 +10,15 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-_UNKNOWN = const(-1)   # (sensors.UNKNOWN: sensors.py is not kept after boot)
+from .calibration import DEFAULT_COUNTS_PER_SEED, calibration
+
+_UNKNOWN = const(-1)   # (sensors.UNKNOWN)
 
 
 class HX711Bank:
     kind = "counting"
 
     def __init__(self, board, machine):
-        # (Made once, at boot: sensors.py's calibration() is not kept after it.)
-        from .sensors import DEFAULT_COUNTS_PER_SEED, calibration
         Pin = machine.Pin
         self.machine = machine
         self.cells = board.cells

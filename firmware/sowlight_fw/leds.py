@@ -13,7 +13,7 @@ Two drivers, one small interface (palette, paint, flush):
   manifest.py and package.json install it), writing the strip's bytes directly;
 - AdafruitDriver: the Adafruit CircuitPython NeoPixel library, on CircuitPython
   boards or on a Raspberry Pi through Blinka (which can run this app on CPython).
-  It is adafruitleds.py's (a MicroPython board never loads it), read here as before.
+  It imports that library only when made, so a MicroPython board never needs it.
 """
 from .colours import RGB, OFF, N_ROLES
 
@@ -119,10 +119,32 @@ class Strip:
         self.light((), OFF)
 
 
-def __getattr__(name):
-    # AdafruitDriver lives in adafruitleds.py, loaded only where it is used.
-    if name == "AdafruitDriver":
-        from .adafruitleds import AdafruitDriver
-        return AdafruitDriver
-    from .unload import missing
-    raise missing(__name__, name)
+class AdafruitDriver:
+    """CircuitPython / Blinka: adafruit-circuitpython-neopixel, which orders the bytes itself."""
+
+    def __init__(self, pin, count, order="GRB"):
+        import neopixel
+        if isinstance(pin, int):
+            pin = _board_pin(pin)
+        self.bpp = len(order)
+        self.px = neopixel.NeoPixel(pin, count, bpp=self.bpp, brightness=1.0, auto_write=False, pixel_order=order)
+        self.colours = []
+
+    def palette(self, colours):
+        self.colours = [c + (0,) if self.bpp == 4 else c for c in colours]
+        return self.colours
+
+    def paint(self, led, role):
+        self.px[led] = self.colours[role]
+
+    def flush(self):
+        self.px.show()
+
+
+def _board_pin(n):
+    import board
+    for name in ("GP%d" % n, "D%d" % n, "IO%d" % n):
+        pin = getattr(board, name, None)
+        if pin is not None:
+            return pin
+    raise ValueError("this board has no pin GP%d / D%d for the LEDs: give the pin object instead" % (n, n))

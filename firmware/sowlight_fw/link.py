@@ -22,13 +22,11 @@ dropped (the journal keeps the game) until the host speaks again.
 A transport has read(n) -> bytes (b"" or None when nothing waits; it never
 blocks) and write(data), which writes all of it (in pieces if it likes).
 
-A host's hello and a damaged or refused line are dealt with in linkrare.py,
-imported for the call and dropped after it (a stock Pico keeps the code of
-every module it imports in its heap).
+UsbTransport is the board's USB serial port as such a transport.
 """
+import sys
 
 from . import codec
-from .unload import unload
 
 try:
     from micropython import const
@@ -36,11 +34,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-try:
-    from time import ticks_diff
-except ImportError:  # CPython
-    def ticks_diff(a, b):
-        return a - b
+from .ticks import ticks_diff
 
 REREAD = ("journal_list", "journal_get", "journal_ack")   # repeats are carried out again (see above)
 QUIET_MS = const(10000)   # the host is gone after this long without a frame from it
@@ -63,7 +57,33 @@ class BoardLink:
     """The session with the host, over `transport`; see the module's docstring."""
 
     def __init__(self, transport, quiet_ms=QUIET_MS, answer_ms=ANSWER_MS, read_most=READ_MOST):
-        self._rare("init", transport, quiet_ms, answer_ms, read_most)   # (linkrare.init: the attributes)
+        self.transport = transport
+        self.quiet_ms = quiet_ms
+        self.answer_ms = answer_ms
+        self.read_most = read_most
+        self.decoder = codec.Decoder(codec.HOST, first=FIRST_LINE)
+        # What the board sends is checked against the message table by the laptop, on arrival; on
+        # CPython (the virtual board, tests) here too.  A board keeps no table of its own messages.
+        self.encoder = codec.Encoder(check=sys.implementation.name != "micropython")
+        self.rx = codec.SeqTracker()
+        self.greeted = False     # a hello of our major version came: requests are carried out
+        self.heard = None        # ticks of the last frame from the host (None: none yet)
+        self.answered = None     # ticks of the last answer to a damaged line
+        self.born = None         # ticks at start(): `up` in pongs counts from here
+        self.last = None         # (seq, type, payload) of the last reply to a request, or, for
+                                 # a request of REREAD, (seq, None, (type, payload)) of the request
+        self.why = None          # why the last send() failed
+        # What happened, for the log, tests and `sowlight board info`.
+        self.requests = 0        # requests handed to the app
+        self.replayed = 0        # repeated requests answered with the remembered reply
+        self.bad = 0             # damaged or refused lines
+        self.answers = 0         # resync/error answers sent for them
+        self.held_back = 0       # damaged lines left unanswered (before a hello, or too soon)
+        self.events = 0          # events sent
+        self.dropped = 0         # events dropped: no host listening
+        self.echoes = 0          # hellos with role "board": our own frames coming back
+        self.failures = 0        # requests the handler raised on (answered `internal`)
+        self.write_errors = 0    # writes the transport refused
 
     # ----- the host's presence -------------------------------------------------------
 
@@ -79,14 +99,6 @@ class BoardLink:
         self.born = now
         self._write(b"\n")
         return self.send("hello", hello)
-
-    def _rare(self, name, *args):
-        """linkrare.<name>(self, *args), with linkrare.py loaded for the call only."""
-        from . import linkrare
-        try:
-            return getattr(linkrare, name)(self, *args)
-        finally:
-            unload("linkrare")
 
     # ----- each scan -------------------------------------------------------------------
 
@@ -126,11 +138,29 @@ class BoardLink:
 
     # ----- what came in ------------------------------------------------------------------
 
+    def _hello(self, m, handler, now):
+        """A host's hello: the session (re)starts if it speaks our major version."""
+        p = m.payload
+        if p["role"] != codec.HOST:
+            self.echoes += 1     # our own hello came back (a loopback): never answer it
+            return
+        self.heard = now
+        self.rx.reset()
+        self.rx.check(m.seq)
+        try:
+            codec.check_hello(p)
+        except codec.VersionError as e:
+            self.greeted = False
+            self._reply(m.seq, _error("version", str(e)))
+            return
+        self.greeted = True
+        self._reply(m.seq, self._handle(handler, "hello", p, now))
+
     def _message(self, m, handler, now):
         t = m.type
         p = m.payload
         if t == "hello":
-            self._rare("hello", m, handler, now)
+            self._hello(m, handler, now)
             return
         self.heard = now
         verdict = self.rx.check(m.seq)
@@ -156,7 +186,8 @@ class BoardLink:
             up = now if self.born is None else ticks_diff(now, self.born)
             self._reply(m.seq, {"type": "pong", "up": up & _UP_MASK})
         elif not self.greeted:
-            self._rare("no_hello", m.seq)
+            self._reply(m.seq, _error("no_hello", "send hello first: the board carries out requests only "
+                                                  "after a hello of link protocol %d" % codec.PROTO_MAJOR))
         else:
             self.requests += 1
             self._reply(m.seq, self._handle(handler, t, p, now), (t, p) if t in REREAD else None)
@@ -170,11 +201,25 @@ class BoardLink:
             self.failures += 1
             return _error("internal", "'%s' failed on the board: %s: %s" % (t, type(e).__name__, e))
         if reply is None:
-            return self._rare("no_reply", t)
+            return _error("internal", "the board has no reply for '%s'" % t)
         return reply
 
     def _refused(self, bad, now):
-        self._rare("refused", bad, now)
+        """A damaged or refused line: counted, and answered when the session allows."""
+        self.bad += 1
+        if bad.reason != codec.NOISE:
+            self.heard = now         # a damaged frame: the host is there
+        if bad.seq is not None:
+            self.rx.check(bad.seq)   # intact but refused: its seq is trustworthy and counts
+        # Never before a compatible hello (the other end may be a terminal, whose
+        # echo of an answer would be answered again), and at most once per answer_ms.
+        if not self.greeted or (self.answered is not None and ticks_diff(now, self.answered) < self.answer_ms):
+            self.held_back += 1
+            return
+        self.answered = now
+        mtype, payload = bad.answer()
+        if self.send(mtype, payload):
+            self.answers += 1
 
     # ----- what goes out ---------------------------------------------------------------------
 
@@ -182,7 +227,12 @@ class BoardLink:
         mtype = reply.pop("type")
         reply["re"] = seq
         if not self.send(mtype, reply):
-            mtype, reply = self._rare("unsent", seq)
+            # It could not be sent: an `internal` error instead.
+            mtype = "error"
+            reply = _error("internal", "the reply to this request could not be sent (%s)" % self.why)
+            reply.pop("type")
+            reply["re"] = seq
+            self.send(mtype, reply)
         self.last = (seq, mtype, reply) if request is None else (seq, None, request)
 
     def send(self, mtype, payload):
@@ -229,7 +279,18 @@ class UsbTransport:
     (another UART, a test's pipe)."""
 
     def __init__(self, rx=None, tx=None, ctrl_c_off=True, size=READ_MOST):
-        BoardLink._rare(self, "usb_init", rx, tx, ctrl_c_off, size)   # (linkrare.usb_init)
+        import select
+        self.rx = rx if rx is not None else sys.stdin.buffer
+        self.tx = tx if tx is not None else sys.stdout.buffer
+        self.poller = select.poll()
+        self.poller.register(self.rx, select.POLLIN)
+        self._ipoll = getattr(self.poller, "ipoll", None)   # MicroPython: polls without allocating
+        self._readinto = getattr(self.rx, "readinto", None)
+        self._buf = bytearray(size)
+        self._one = bytearray(1)
+        self._kbd_off = False
+        if ctrl_c_off:
+            self._kbd_off = _kbd_intr(-1)
 
     def _waiting(self):
         if self._ipoll is not None:

@@ -21,15 +21,46 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-_UNKNOWN = const(-1)   # (sensors.UNKNOWN: sensors.py is not kept after boot)
+from .calibration import DEFAULT_EMPTY, DEFAULT_COVERED, calibration
+
+_UNKNOWN = const(-1)   # (sensors.UNKNOWN)
 
 
 class MuxOccupancy:
     kind = "occupancy"
 
     def __init__(self, board, machine, settle_us=20, jump=0.35):
-        from . import sensors      # (made once, at boot: the code is sensors.py's, unloaded after)
-        sensors.mux_init(self, board, machine, settle_us, jump)
+        Pin = machine.Pin
+        self.cells = board.cells
+        self.cell_sensors = board.cell_sensors
+        self.select = [Pin(p, Pin.OUT, value=0) for p in board.mux_select]
+        self.settle_us = settle_us
+        adcs = {}
+        self.muxes = []
+        for adc_pin, enable in board.mux_list:
+            if adc_pin not in adcs:
+                adcs[adc_pin] = machine.ADC(Pin(adc_pin))
+            en = Pin(enable, Pin.OUT, value=1) if enable is not None else None   # EN high: output off
+            self.muxes.append((adcs[adc_pin], en))
+        self.emitter = Pin(board.emitter_pin, Pin.OUT, value=0) if board.emitter_pin is not None else None
+        self.calibrated = bool(board.calibration and board.calibration.get("empty"))
+        self.empty = calibration(board, "empty", DEFAULT_EMPTY)
+        self.covered = calibration(board, "covered", DEFAULT_COVERED)
+        self.set_levels(board.threshold, board.hysteresis, jump)
+        self.state = bytearray(self.cells)
+        self.prev = [None] * self.cells
+        self._on = [0] * self.cells
+        self.raw = [0] * self.cells
+        self._mux = -1
+        self._table = None
+        if _registers_usable(board):
+            # The RP2040's registers, from viper code (muxrp2.py): the readings go into arrays.
+            from array import array
+            from . import muxrp2
+            self._table = muxrp2.table(self.cells, self.cell_sensors, board.mux_select, board.mux_list)
+            self._read_pass = muxrp2.read_pass
+            self.raw = array("i", bytes(4 * self.cells))
+            self._on = array("i", bytes(4 * self.cells))
 
     def set_levels(self, threshold, hysteresis, jump=0.35):
         """Where each cell turns occupied (`high`) and empty again (`low`), from its calibration.
@@ -123,3 +154,12 @@ class MuxOccupancy:
                     self.state[c] = 0
             values[c] = self.state[c]
         return values
+
+
+def _registers_usable(board):
+    import sys
+    if sys.platform != "rp2":
+        return False
+    pins = list(board.mux_select) + [en for _, en in board.mux_list if en is not None]
+    return (len(board.mux_select) == 4 and all(0 <= p < 30 for p in pins)
+            and all(26 <= adc <= 29 for adc, _ in board.mux_list))

@@ -22,11 +22,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-try:
-    from time import ticks_diff
-except ImportError:  # CPython: plain milliseconds that do not wrap
-    def ticks_diff(a, b):
-        return a - b
+from .ticks import ticks_diff
 
 UNKNOWN = const(-1)
 _NEVER = const(-2)   # no reading yet

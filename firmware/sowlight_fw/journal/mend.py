@@ -1,6 +1,6 @@
 """Filling a gap in the journal: a record lost to a damaged byte, rebuilt from the records after it.
 
-journalread.open_journal() finds the plies of a game that no intact record
+Journal.open() (games.py) finds the plies of a game that no intact record
 holds below its last one (a byte damaged inside an earlier record: a power
 cut tears only the last).  For each, in order:
 
@@ -11,7 +11,7 @@ cut tears only the last).  For each, in order:
   each variant the board plays, with its default options -- is tried
   against the records after it, up to the next gap: each of them must follow
   on (its player to move, its move legal, its undo possible) from the
-  position its digest names (journal.digest: a move record carries the
+  position its digest names (records.digest: a move record carries the
   digest of the position it was played from);
 - when exactly one fits, it is written into the gap, marked `rebuilt` (its
   time is not known); otherwise a `lost` record goes there, so that the plies
@@ -19,22 +19,20 @@ cut tears only the last).  For each, in order:
   the game is ended (`end`, reason `damaged`) when it is the newest one: it
   cannot be replayed past the gap, so the board cannot resume it.
 
-Loaded at boot only when open() found a gap, and unloaded after.  `start`
-and `setpos` records are written twice (journal.py), so a damaged byte takes
+Run at boot when open() found a gap.  `start` and `setpos` records are
+written twice (records.py), so a damaged byte takes
 one copy only; a lost `start` is tried here for journals written before that.
 """
 from mancala.errors import RulesError
 
-from .journal import written, file_name, digest, START, MOVE, UNDO, SETPOS, END, SYNC, LOST
-from .journalread import intact, decode, move_digest
-from .controller import _jsonable
-from .ctlrare import _tuplify
+from .records import (written, file_name, digest, intact, decode, move_digest, move_json, move_tuple,
+                      START, MOVE, UNDO, SETPOS, END, SYNC, LOST)
 
 _BAD = (RulesError, KeyError, TypeError, ValueError, AttributeError)
 
 
 def mend(j, make, variants):
-    """Journal.mend(): fill every gap of j.gaps; returns [(game, ply, record or None if lost)]."""
+    """Fill every gap of j.gaps; returns [(game, ply, record or None if lost)]."""
     done = []
     newest = max(j.games) if j.games else None
     for game in sorted(j.gaps):
@@ -99,8 +97,8 @@ def _rebuild(recs, ply, make, variants):
                 name = g.move_name(m)
                 pd = digest(g.pits, g.stores, g.to_move)
                 g.play(m)
-                if _follows(g, after, make, variant, options, _jsonable(m)):
-                    fits.append({"kind": "move", "player": player, "move": _jsonable(m), "name": name, "pd": pd})
+                if _follows(g, after, make, variant, options, move_json(m)):
+                    fits.append({"kind": "move", "player": player, "move": move_json(m), "name": name, "pd": pd})
                 if len(fits) > 1:
                     break
             g, variant, options = _replay(before, make)
@@ -129,7 +127,7 @@ def _replay(recs, make):
                 options = r.get("options") or {}
                 g = make(variant, options, r.get("pos"))
             elif kind == MOVE:
-                g.play(_tuplify(r["move"]))
+                g.play(move_tuple(r["move"]))
             elif kind == UNDO:
                 g.undo()
             elif kind == SETPOS:
@@ -151,7 +149,7 @@ def _follows(g, after, make, variant, options, last):
             if kind == MOVE:
                 if r["player"] != g.to_move or pd is not None and pd != digest(g.pits, g.stores, g.to_move):
                     return False
-                g.play(_tuplify(r["move"]))
+                g.play(move_tuple(r["move"]))
                 last = r["move"]
             elif kind == UNDO:
                 g.undo()

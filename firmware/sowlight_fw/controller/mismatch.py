@@ -1,15 +1,12 @@
 """The board against what it should hold: a mismatch (the board, once still, disagrees with
-the game: the cells at fault flash), the set-up's lights, noisy and overruled sensors.
-
-Loaded when a mismatch is flagged (or a sensor turns noisy, or a confirm
-overrules sensors, or the set-up is shown) and kept while the mismatch or
-the set-up lasts; the scan that finds the board agreeing again drops it
-(Controller.drop_parts, unload.py): a game in progress runs without it.  What
-is wrong, in words for the log, is ctlexplain.py's, loaded when a mismatch is
-flagged only (the set-up never needs it).
+the game: the cells at fault flash, and the log says why in words), the set-up's check and
+lights, noisy and overruled sensors.
 """
-from .colours import OFF, ERROR, NEED, REMOVE, READY
-from .unload import unload
+from mancala.errors import IllegalMoveError
+
+from ..colours import OFF, ERROR, NEED, REMOVE, READY
+from .states import AWAIT, TURN_OVER, PLACING
+
 
 
 def noise_events(ctl):
@@ -44,11 +41,7 @@ def flag(ctl):
                "cell": game_cell(ctl, c), "i": f.index,
                "expect": [nxt.kind, nxt.pit, nxt.count, nxt.to] if nxt is not None else None}
         ctl._send(msg)
-        from . import ctlexplain
-        try:
-            ctl._log("warn", ctlexplain.explain(ctl, wrong, obs))
-        finally:
-            unload("ctlexplain")
+        ctl._log("warn", explain(ctl, wrong, obs))
         ctl._send(ctl.state_message())
 
 
@@ -103,7 +96,7 @@ def setup_check(ctl):
             start_play(ctl)
 
 
-# ----- the lights (display.show calls these)
+# ----- the lights (lights.show calls these)
 
 def show_setup(ctl):
     f = ctl.follower
@@ -163,3 +156,57 @@ def start_play(ctl):
     ctl._state_later()
     ctl._hint_due = ctl.hints    # searched while the board is idle, not in this step
     ctl._dirty = True            # the board is looked at in the next scan (a move may be under way)
+
+
+# ----- what is wrong, in words
+
+
+
+def explain(ctl, wrong, obs):
+    """Why the board disagrees, in words, for the log."""
+    f = ctl.follower
+    g = ctl.game
+    parts = []
+    for c in wrong:
+        k = f.counts[c]
+        o = obs[c]
+        gc = game_cell(ctl, c)
+        name = g.move_name(gc) if 0 <= gc < g.n_pits else ("store %d" % (gc - g.n_pits) if gc >= 0 else "cell %d" % c)
+        if ctl.counting:
+            parts.append("%s holds %d, should hold %d" % (name, o, k))
+        else:
+            parts.append("%s looks %s, should be %s" % (name, "empty" if o == 0 else "full", "empty" if k == 0 else "full"))
+    text = "; ".join(parts)
+    nxt = ctl._next_step()
+    if ctl.state in (AWAIT, TURN_OVER):
+        for c in wrong:
+            gc = game_cell(ctl, c)
+            if 0 <= gc < g.n_pits and obs[c] == 0 and f.counts[c] > 0:
+                why = why_not(ctl, gc)
+                if why:
+                    text += " (%s)" % why
+                    break
+    elif nxt is not None and nxt.kind == "take":
+        text += " (take the captured seeds first: %s)" % g.move_name(nxt.pit)
+    elif ctl.state == PLACING:
+        for c in wrong:
+            gc = game_cell(ctl, c)
+            if 0 <= gc < g.n_pits and obs[c] > f.counts[c]:
+                most = g.max_place(gc)
+                text += " (%s)" % ("%s may take %d more seeds now" % (g.move_name(gc), most) if most
+                                   else "%s cannot take seeds now" % g.move_name(gc))
+                break
+    return text
+
+
+def why_not(ctl, pit):
+    g = ctl.game
+    for m in (pit, (pit, 1)):
+        try:
+            g.copy().play(m)
+        except IllegalMoveError as e:
+            if m == pit or "direction" not in str(e):
+                return str(e)
+        except Exception:
+            return None
+    return None

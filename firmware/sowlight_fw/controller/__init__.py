@@ -34,63 +34,34 @@ with ERROR).  It clears itself when the board is put right; confirm instead
 overrules the sensors of those cells (they stop being compared until they
 agree again); undo takes the move back.
 
-A stock Pico keeps the code of every module it imports in its heap, so this
-module holds only what a game in progress runs scan after scan (a lift, a
-move followed, made and told, and the presses of every game).  The rest is in
-parts imported when needed and dropped at the end of the scan that no longer
-needs them (drop_parts, which the app calls after each scan, unload.py):
-ctlrare.py (the menu, the set-up's start, the rarer buttons, link requests,
-new and resumed games, undo: loaded for the call), ctlhint.py (the hint
-search, in an idle scan), ctlmismatch.py (kept while a mismatch or the set-up
-lasts), ctlplacing.py (kept while placing).  The interface's rarer calls are
-ctlrare's functions, found through __getattr__ (see there).
+This module holds the Controller (all its state is set in __init__) and what
+it runs scan after scan: a lift seen, a move followed, made, journalled and
+told.  Its parts, by job, take the controller as their first argument:
+
+    states.py    the states' names, the buttons, the limits
+    settings.py  the settings and their defaults
+    games.py     a game started, resumed, a move abandoned or taken back
+    menu.py      the menu
+    presses.py   the buttons (but confirm during a move: Controller.press)
+    commands.py  the link's requests
+    mismatch.py  the board disagreeing with the game, the set-up, untrusted sensors
+    placement.py a free placing stage
+    hint.py      the hint search
+    lights.py    the LEDs: what each cell shows
 """
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):
-        return x
+import mancala
 
-from . import display
-from .follow import placing
-from .unload import unload
-
-MENU_STATE = "menu"
-SETUP = "setup"
-AWAIT = "await_lift"
-MOVE = "sowing"
-TURN_OVER = "turn_over"
-PLACING = "placing"
-OVER = "over"
-ERROR_STATE = "error"
-SELF_TEST = "self_test"
-CALIBRATING = "calibrating"
-_PLAY = (AWAIT, MOVE, TURN_OVER)
-
-BUTTONS = ("confirm", "undo", "hint", "menu")
-SERVICE_ITEMS = ("self_test", "calibrate")
-
-# The parts of the controller loaded when needed (Controller._parts, a bit each; drop_parts).
-_RARE = const(1)
-_MISMATCH = const(2)
-_PLACING = const(4)
-_HINT = const(8)
-
-# Moves a game on the board can always take back: the rules core keeps undo records for these
-# only (limit_undo), so the game's history does not grow the heap move after move (the whole game
-# is in the journal).
-UNDO_MOVES = const(16)
-
-_RARE_CALLS = ("command", "new_game", "set_position", "resume", "fail", "recover", "enter_service", "leave_service")
+from ..follow import Follower, placing
+from ..journal import digest, move_json
+from ..observe import Observer
+from .settings import checked
+from .states import (MENU_STATE, SETUP, AWAIT, MOVE, TURN_OVER, PLACING, OVER, ERROR_STATE, SELF_TEST, CALIBRATING,
+                     PLAY_STATES, SERVICE_ITEMS, UNDO_MOVES)
+from . import commands, games, hint, lights, mismatch, placement, presses
+from ..cellmap import fitting_variants
 
 _MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (the frame limit is 4 KB)
 _STEPS_A_SCAN = 24           # steps an idle scan tells the link of (`step` events: a quarter of these)
-
-
-def _jsonable(move):
-    if isinstance(move, tuple):
-        return [_jsonable(x) for x in move]
-    return move
 
 
 # Messages for the link are made in idle scans, a few steps' worth a scan (Controller._idle):
@@ -145,8 +116,77 @@ class _StepMessages:
 
 class Controller:
     def __init__(self, board, game_factory=None, clock=None, settings=None, variants=None, next_game=1, now_ms=0):
-        self._parts = 0                     # the parts loaded (_RARE, _HINT, _MISMATCH, _PLACING): see drop_parts
-        self._rare().init(self, board, game_factory, clock, settings, variants, next_game, now_ms)
+        s = checked(settings)
+        self.settings = s
+        self.board = board
+        self.cells = n = board.cells
+        self.factory = game_factory or mancala.Game
+        self.clock = clock
+        self.counting = board.sensor_kind == "hx711"
+        self.sensed = bytearray(n)
+        for c in range(n):
+            if board.cell_sensors[c] is not None:
+                self.sensed[c] = 1
+        self.masked = bytearray(n)          # sensors overruled by a confirm
+        self.observer = Observer(n, s["debounce_ms"], s["settle_ms"], s["noisy_changes"], now_ms, s["noisy_ms"])
+        self.follower = Follower(n, self.counting)
+        self.variants = list(variants) if variants is not None else fitting_variants(board)
+        self.menu_items = self.variants + list(SERVICE_ITEMS)
+        # Outputs.
+        self.frame = bytearray(n)
+        self.roles = bytearray(n)
+        self.alt = bytearray(b"\xff" * n)
+        self.cnt = bytearray(n)
+        self.blank = bytes(n)               # what lights.show() starts from
+        self.steady = bytes(self.alt)
+        self.rendered_beat = None           # the blink beat self.frame was drawn for (None: draw it again)
+        self.faulty = False                 # some sensor is noisy or overruled (its cell shows FAULT)
+        self._said = (bytearray(n), bytearray(n), bytearray(n))   # roles, alternates, counts the last `leds` said
+        self.records = []
+        self.outbox = []
+        self._later = []                    # work of idle scans: messages (`move` dicts, _StepMessages, "leds", "state"), "trim"
+        self._due = 0                       # the pieces of work a finished move still leaves (_work_due)
+        self._made = None                   # that move: (trail, move, trace)
+        self._lm = None                     # the last move journalled (its JSON form), for the end record
+        self._dirty = False                 # an observation waits to be looked at (_work_due came first)
+        self._show_due = False              # the lights are to be made again (in the next scan)
+        self._progress_for = None           # the move whose lift was seen: what follows is found next scan
+        self._cares = 0                     # how many times the sensors trusted changed
+        self._mapped = bytearray(n)         # 1: a cell the game plays (gmap's board cells)
+        self.service_request = None         # "self_test" or "calibrate" when the menu asks the app for it
+        # The game.
+        self.state = MENU_STATE
+        self._back = None                   # the state the menu returns to
+        self.game = None
+        self.game_no = None
+        self.variant = None
+        self.options = {}
+        self.ply = -1                       # journal ply of the game's last record
+        self.next_game = next_game
+        self.gmap = ()
+        self.hints = s["hints"]
+        self.brightness = s["brightness"]
+        self.menu_index = self.variants.index(s["variant"]) if s["variant"] in self.variants else 0
+        self.mismatch = False
+        self.wrong = []                     # cells flashing during a mismatch
+        self._pending = False               # the board disagrees; flash once it is still
+        self.trail = bytearray(n)           # turn over: seeds still to drop where sensors cannot see
+        self.trail_lit = False
+        self.placed = -1                    # placing: the cell of the placement just taken (lit READY)
+        self.selected = 0                   # the alternative picked with hint at an unseen choice
+        self.error_text = None
+        self._resumed_setup = False
+        self._hold = False
+        self._back_from_error = MENU_STATE
+        self._service_back = MENU_STATE
+        self._hint_key = None
+        self._hint_due = False
+        self.hint_move = None
+        self.hint_result = None
+        self._tmp = [0] * n
+        self.now = now_ms
+        self._show()
+        self.render(now_ms)
 
     # ================================================================ inputs
 
@@ -164,9 +204,8 @@ class Controller:
         return self.render(now_ms)
 
     def _scanned(self, changed, now):
-        self.drop_parts()
         if self.observer.events:
-            self._mismatch().noise_events(self)   # which sensors count changes what agrees: look again
+            mismatch.noise_events(self)   # which sensors count changes what agrees: look again
             changed = True
         if self._due:
             # A move was just finished: its work comes first, a piece a scan; what the
@@ -178,7 +217,7 @@ class Controller:
             if changed:
                 self._dirty = True
             mv = self._progress_for
-            if mv._walks is None or not mv.walk_lifted():   # (a walked turn: a piece of it first, followwalk.py)
+            if mv._walks is None or not mv.walk_lifted():   # (a walked turn: a piece of it first)
                 self._progress_now()
         elif self._show_due:
             # The lights for what the last scan found come before anything new is looked at.
@@ -219,14 +258,13 @@ class Controller:
             # The presses of every game: "I did what the lights show" and "the seeds are out".
             # Handled here, as a scan's work: a move they end is played, journalled and told
             # over the next scans, as one the sensors saw end, and the `state` message is made
-            # in an idle scan (ctlrare.press, for the other presses, does all of it at once).
+            # in an idle scan (presses.press, for the other presses, does all of it at once).
             self.now = now_ms
             f = self.follower
             before = f.index
             if st == SETUP:
-                m = self._mismatch()
-                m.overrule(self, m.setup_wrong(self))
-                m.start_play(self)      # (queues the state message)
+                mismatch.overrule(self, mismatch.setup_wrong(self))
+                mismatch.start_play(self)      # (queues the state message)
                 self._show_due = True   # (the first move's lights in the next scan: this one did enough)
             else:
                 self._confirm()
@@ -241,7 +279,7 @@ class Controller:
             self._refresh()
             self.render(now_ms)
             return
-        self._rare().press(self, button, now_ms)
+        presses.press(self, button, now_ms)
 
     def _confirm(self):
         """Confirm during a move: the steps the sensors cannot see are taken as made, up to the
@@ -272,79 +310,57 @@ class Controller:
             return
         self._progress()
 
-    # The interface's calls that come now and then are ctlrare.py's functions of the same
-    # name, which take the controller first:
-    #   command(msg, now_ms=None)        a link request (a dict with "type"); returns the reply,
-    #                                    {"type": "ok", ...} or {"type": "error", ...}
-    #   new_game(variant, options=None, pos=None)   start a game (ends the one in progress in the
-    #                                    journal); the board then shows the set-up
-    #   set_position(pos)
-    #   resume(game_no, records, now_ms=None)       rebuild a game from its journal records (after
-    #                                    a reset); True when it could
-    #   fail(text), recover()            something outside the controller failed (storage, a sensor
-    #                                    bus): the error pattern, until confirm or recover()
-    #   enter_service(which), leave_service()       the app runs self-test or calibration: the
-    #                                    controller stands aside
-    # They are looked up here when called (ctlrare.py loaded for the call), so that a board
-    # playing a game keeps neither their code nor a method each in its heap.
+    # ================================================================ the rarer calls
 
-    def __getattr__(self, name):
-        if name in _RARE_CALLS:
-            f = getattr(self._rare(), name)
-            return lambda *args, **kw: f(self, *args, **kw)
-        raise AttributeError("'Controller' object has no attribute '%s'" % name)
+    def command(self, msg, now_ms=None):
+        """A link request (a dict with "type"); returns the reply, {"type": "ok", ...} or
+        {"type": "error", ...} (commands.py)."""
+        return commands.command(self, msg, now_ms)
 
-    # ================================================================ the parts loaded when needed
+    def new_game(self, variant, options=None, pos=None):
+        """Start a game (ends the one in progress in the journal); the board then shows the set-up."""
+        return games.new_game(self, variant, options, pos)
 
-    def _rare(self):
-        """ctlrare.py: the rarer buttons, the menu, link requests, new and resumed games, undo."""
-        self._parts |= _RARE
-        from . import ctlrare
-        return ctlrare
+    def set_position(self, pos):
+        return games.set_position(self, pos)
 
-    def _hint(self):
-        """ctlhint.py: the hint search."""
-        self._parts |= _HINT
-        from . import ctlhint
-        return ctlhint
+    def resume(self, game_no, records, now_ms=None):
+        """Rebuild a game from its journal records (after a reset); True when it could."""
+        return games.resume(self, game_no, records, now_ms)
 
-    def _mismatch(self):
-        """ctlmismatch.py: a mismatch flagged and explained, the set-up's check and lights, the
-        sensors trusted (noisy and overruled ones)."""
-        self._parts |= _MISMATCH
-        from . import ctlmismatch
-        return ctlmismatch
+    def fail(self, text):
+        """Something outside the controller failed (storage, a sensor bus): show the error pattern."""
+        self._finish_due()
+        if self.state != ERROR_STATE:
+            self._back_from_error = self.state
+        self.state = ERROR_STATE
+        self.error_text = text
+        self._log("error", text)
+        self._refresh()
 
-    def _placing(self):
-        """ctlplacing.py: a free placing stage."""
-        self._parts |= _PLACING
-        from . import ctlplacing
-        return ctlplacing
+    def recover(self):
+        if self.state == ERROR_STATE:
+            self.state = getattr(self, "_back_from_error", MENU_STATE) or MENU_STATE
+            self.error_text = None
+            self._refresh()
 
-    def drop_parts(self):
-        """Drop the parts the state does not need (each scan does, and the app after a scan and
-        after boot): the rare one always (a button or a request loads it for itself), the
-        mismatch's once the mismatch and the set-up are over, placing's once placing is."""
-        if not self._parts:
-            return
-        st = self.state
-        keep = self._parts & ((_MISMATCH if self.mismatch or st == SETUP else 0) | (_PLACING if st == PLACING else 0))
-        gone = self._parts & ~keep
-        self._parts = keep
-        if gone & _RARE:
-            unload("ctlrare")
-        if gone & _HINT:
-            unload("ctlhint")
-        if gone & _MISMATCH:
-            unload("ctlmismatch")
-        if gone & _PLACING:
-            unload("ctlplacing")
+    def enter_service(self, which):
+        """The app runs self-test or calibration: the controller stands aside."""
+        self._finish_due()
+        self._service_back = self.state
+        self.state = SELF_TEST if which == "self_test" else CALIBRATING
+        self._refresh()
+
+    def leave_service(self):
+        self.state = getattr(self, "_service_back", MENU_STATE)
+        if self.state in (SELF_TEST, CALIBRATING):
+            self.state = MENU_STATE
+        self._refresh()
 
     # ================================================================ messages
 
     def state_message(self):
-        """The `state` message: what the board is doing.  (Here, not in a part loaded for it:
-        one is sent at every game's start and end, and after most presses.)"""
+        """The `state` message: what the board is doing."""
         g = self.game
         f = self.follower
         expect = None
@@ -369,13 +385,13 @@ class Controller:
 
     def lit(self):
         """The cells lit and their roles, as the `leds` message says them."""
-        return display.lit(self)
+        return lights.lit(self)
 
     # ================================================================ the LED frame
 
     def render(self, now_ms, out=None):
         """The frame at time now_ms (blinking applied), into `out` or self.frame; True if self.frame changed."""
-        return display.render(self, now_ms, out)
+        return lights.render(self, now_ms, out)
 
     # ================================================================ internals: observations
 
@@ -385,12 +401,12 @@ class Controller:
         f = self.follower
         before = (f.index, f.mv, self.mismatch, self.wrong, self.trail_lit, self._cares)
         if st == SETUP:
-            self._mismatch().setup_check(self)
-        elif st in _PLAY or st == PLACING:
+            mismatch.setup_check(self)
+        elif st in PLAY_STATES or st == PLACING:
             self._follow(now)
         if self._due:
             return                  # (a move just finished: the next move's lights come with its work)
-        if st in _PLAY and self.state in _PLAY:
+        if st in PLAY_STATES and self.state in PLAY_STATES:
             # The lights for the step the hands made in the next scan: one piece of work a scan
             # (none when the look found nothing new: the hands are still under way).
             if (f.index, f.mv, self.mismatch, self.wrong, self.trail_lit, self._cares) != before \
@@ -402,12 +418,12 @@ class Controller:
             self._refresh()
 
     def _check_quiet(self, now):
-        if self._pending and (self.state in _PLAY or self.state == PLACING) and self.observer.quiet(now):
+        if self._pending and (self.state in PLAY_STATES or self.state == PLACING) and self.observer.quiet(now):
             self._pending = False
             if self.state == PLACING and not self._hold:
-                self._placing().take(self)
+                placement.take(self)
             else:
-                self._mismatch().flag(self)
+                mismatch.flag(self)
             self._refresh()
             return True
 
@@ -415,7 +431,7 @@ class Controller:
         """Find what the hands did; advance; or note that the board disagrees."""
         self._dirty = False         # (what the sensors see now is looked at here)
         if self.state == PLACING:
-            self._placing().look(self, now)
+            placement.look(self, now)
             return
         f = self.follower
         obs = self.observer.stable
@@ -464,11 +480,11 @@ class Controller:
             # Seeds put back where they were: the move in progress is taken back.
             start = f.load(self.game.cells(), self._tmp)
             if f.bad(obs, start) == 0:
-                self._rare().abandon_move(self, "the seeds are back where the move started", False)
+                games.abandon_move(self, "the seeds are back where the move started", False)
                 self._settled()
                 return
         if self.mismatch:
-            self._mismatch().flag(self)   # the cells at fault may have changed
+            mismatch.flag(self)   # the cells at fault may have changed
         else:
             self._pending = True
             self._check_quiet(now)
@@ -511,7 +527,7 @@ class Controller:
                     self.masked[c] = 0
                     changed = True
         if changed:
-            self._mismatch().update_care(self)
+            mismatch.update_care(self)
 
     # ================================================================ internals: steps and moves
 
@@ -621,7 +637,6 @@ class Controller:
 
     def _digest(self):
         """The digest of the game's position (journal.digest), taken before a move is played."""
-        from .journal import digest   # (the app has it loaded; the controller alone does not need it)
         g = self.game
         return digest(g.pits, g.stores, g.to_move)
 
@@ -629,7 +644,7 @@ class Controller:
         """Journal a move played and tell the link (its trace: the Steps the hands made).  `pd`:
         the digest of the position it was played from, which lets the journal rebuild the move
         before it from this record if a damaged byte ever takes that one (journalmend.py)."""
-        rec = {"kind": "move", "player": player, "move": _jsonable(move), "name": name, "pd": pd}
+        rec = {"kind": "move", "player": player, "move": move_json(move), "name": name, "pd": pd}
         self._lm = rec["move"]
         self._record(rec)
         self.follower.only = None       # a guided move is made: the next may be any
@@ -708,10 +723,10 @@ class Controller:
     # ================================================================ internals: hints
 
     def _update_hint(self):
-        """A new hint search, when hints are shown (ctlhint.update_hint)."""
+        """A new hint search, when hints are shown (hint.py)."""
         self._hint_due = False
         if self.hints and self.game is not None:
-            self._hint().update_hint(self)
+            hint.update_hint(self)
 
     def _hint_cell(self):
         m = self.hint_move
@@ -741,7 +756,7 @@ class Controller:
                 later.append("leds")
 
     def _show(self):
-        display.show(self)
+        lights.show(self)
 
     # ================================================================ small helpers
 

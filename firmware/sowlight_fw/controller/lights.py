@@ -8,17 +8,17 @@
 
 docs/firmware.md has the table for players.  Only the controller calls these;
 they read its state and never change the game.  The lights of the set-up and
-of a mismatch are in ctlmismatch.py, those of a placing stage in
-ctlplacing.py: parts of the controller loaded only in those states (a stock
-Pico keeps the code of every module it imports in its heap).
+of a mismatch are drawn by mismatch.py, those of a placing stage by placement.py.
 """
+
 from mancala.trace import HAND
 
-from .colours import (OFF, PLAYER, HINT, DROP, TRAIL, RELAY, TAKE, DEST, ERROR, NEED, MENU, FAULT, STEADY,
+from ..colours import (OFF, PLAYER, HINT, DROP, TRAIL, RELAY, TAKE, DEST, ERROR, NEED, MENU, FAULT, STEADY,
                       ROLE_NAMES)
-from .follow import is_marker
+from ..follow import is_marker
+from . import mismatch, placement
+from .states import PLAY_STATES
 
-PLAY_STATES = ("await_lift", "sowing", "turn_over")
 _SHOWS_FAULTS = PLAY_STATES + ("setup", "placing")
 _CHOICES = (DROP, RELAY, TAKE, DEST, NEED)    # steps that blink at a choice
 _MOST_FLASHES = 9    # a count above this flashes this many times (the `leds` message says the number)
@@ -104,11 +104,11 @@ def show(ctl):
         page = i // n
         R[i % n] = MENU + (page if page < 3 else 2)
     elif st == "setup":
-        ctl._mismatch().show_setup(ctl)     # (the board against the start: ctlmismatch.py)
+        mismatch.show_setup(ctl)     # (the board against the start)
     elif st in PLAY_STATES:
         show_play(ctl)
     elif st == "placing":
-        ctl._placing().show(ctl)
+        placement.show(ctl)
     elif st == "over":
         show_over(ctl)
     elif st == "error":
@@ -243,7 +243,7 @@ def show_play(ctl):
             if ctl.cnt[c] == 1 and R[c] != TAKE:
                 ctl.cnt[c] = 0
     if ctl.mismatch:
-        ctl._mismatch().show_wrong(ctl)
+        mismatch.show_wrong(ctl)
 
 
 def show_over(ctl):

@@ -1,11 +1,11 @@
 """The controller in a free placing stage (Lane, the Egyptian games): handfuls of seeds put
 into pits, counted by load cells, each a placement once the board is still.
-
-Loaded while the state is "placing" and dropped after it (controller.py,
-unload.py): games without such a stage never load it.
 """
-from .colours import NEED, READY
-from .controller import PLACING
+from ..colours import NEED, READY
+from .states import PLACING
+from .games import CommandError, undo_move
+from . import mismatch
+
 
 
 def look(ctl, now):
@@ -20,7 +20,7 @@ def look(ctl, now):
         ctl._settled()
         return
     if ctl.mismatch:
-        ctl._mismatch().flag(ctl)   # the cells at fault may have changed
+        mismatch.flag(ctl)   # the cells at fault may have changed
     ctl._pending = True
     ctl._check_quiet(now)
 
@@ -50,20 +50,19 @@ def take(ctl):
         ctl.placed = c         # shown taken (READY) until that pit changes or the next is taken
         if ctl.state != PLACING:
             break          # every seed is out: the next stage is a move like any other
-    ctl._mismatch().flag(ctl)
+    mismatch.flag(ctl)
 
 
 def button(ctl, button):
     if button == "undo":
-        rare = ctl._rare()
         try:
-            rare.undo_move(ctl)                 # the last placement
-        except rare.CommandError as e:
+            undo_move(ctl)                      # the last placement
+        except CommandError as e:
             ctl._log("info", e.msg)
     elif button == "hint":
         ctl.hints = not ctl.hints
     elif ctl.mismatch:
-        ctl._mismatch().overrule(ctl, ctl.wrong)
+        mismatch.overrule(ctl, ctl.wrong)
         ctl.mismatch = False
         ctl.wrong = []
 
@@ -82,4 +81,4 @@ def show(ctl):
         # in there again or the next placement is taken, so each one shows it was seen.
         R[ctl.placed] = READY
     if ctl.mismatch:
-        ctl._mismatch().show_wrong(ctl)
+        mismatch.show_wrong(ctl)

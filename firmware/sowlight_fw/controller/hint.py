@@ -1,10 +1,9 @@
-"""The hint search on the board (Controller._update_hint, when hints are shown).
-
-Kept apart from the controller because a board searches only while hints are on, in an idle
-scan: the code (and the rules core's search.py it brings) is imported then through
-Controller._hint() and dropped again by the next scan (Controller.drop_parts).
+"""The hint search on the board (Controller._update_hint, when hints are shown, in an idle scan).
 """
-from .controller import AWAIT, TURN_OVER
+from mancala.search import best_move
+
+from .states import AWAIT, TURN_OVER
+
 
 
 def update_hint(ctl):
@@ -15,7 +14,6 @@ def update_hint(ctl):
     key = (ctl.game_no, ctl.ply)
     if key == ctl._hint_key:
         return
-    from mancala.search import best_move
     s = ctl.settings
     r = best_move(g, depth=s["hint_depth"], max_nodes=s["hint_nodes"], time_ms=s["hint_ms"])
     ctl._hint_key = key
