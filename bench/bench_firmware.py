@@ -351,7 +351,7 @@ print(json.dumps(sorted(sys.modules)))
 IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "mancala.registry",
                 "mancala.stepwise", "mancala.variants", "mancala.variants.oware", "sowlight_fw.crc",
                 "sowlight_fw.ticks", "sowlight_fw.cellmap", "sowlight_fw.config", "sowlight_fw.codec",
-                "sowlight_fw.colours", "sowlight_fw.observe", "sowlight_fw.follow", "sowlight_fw.journal",
+                "sowlight_fw.colours", "sowlight_fw.follow", "sowlight_fw.journal",
                 "sowlight_fw.controller", "sowlight_fw.storage", "sowlight_fw.leds", "sowlight_fw.sensors",
                 "sowlight_fw.buttons",
                 "sowlight_fw.link", "sowlight_fw.app")

@@ -75,7 +75,7 @@ MOUNTS = {"/lib": FAKES, "/boards": ROOT / "hardware" / "boards", "/examples": R
 IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "mancala.recent", "mancala.registry",
                 "mancala.stepwise", "mancala.variants", "mancala.variants.oware", "sowlight_fw",
                 "sowlight_fw.crc", "sowlight_fw.ticks", "sowlight_fw.cellmap", "sowlight_fw.config", "sowlight_fw.codec",
-                "sowlight_fw.colours", "sowlight_fw.observe", "sowlight_fw.follow", "sowlight_fw.journal",
+                "sowlight_fw.colours", "sowlight_fw.follow", "sowlight_fw.journal",
                 "sowlight_fw.controller", "sowlight_fw.storage", "sowlight_fw.leds",
                 "sowlight_fw.sensors", "sowlight_fw.mux", "sowlight_fw.buttons", "sowlight_fw.link",
                 "sowlight_fw.service", "sowlight_fw.app")

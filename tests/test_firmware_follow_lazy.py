@@ -1,4 +1,4 @@
-"""Following an Omweso-family turn a piece at a time (firmware/sowlight_fw/followwalk.py, WalkingMove's
+"""Following an Omweso-family turn a piece at a time (firmware/sowlight_fw/follow/walk.py, WalkingMove's
 open traces, and Omweso.walk in the rules core): one pit's moves are never all traced at
 once (in Kombe a pit can have a dozen moves, each up to hundreds of steps: some 150 ms on an
 RP2040, where a controller step should take 10 ms); a trace is walked as far as the hands
@@ -18,7 +18,7 @@ import mancala
 from mancala.trace import Trace
 from mancala.variants.omweso import Omweso
 from sowlight_fw.follow import Follower, _lifts, _pit_of, new_move
-from sowlight_fw.followwalk import _CHUNK
+from sowlight_fw.follow.walk import _CHUNK
 
 hands = load_fake("hands")
 

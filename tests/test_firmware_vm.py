@@ -325,7 +325,7 @@ def test_the_controllers_runtime_state_is_small(micropython):
     setup = """
 import json
 from sowlight_fw import config
-import sowlight_fw.controller, sowlight_fw.follow, sowlight_fw.observe
+import sowlight_fw.controller, sowlight_fw.follow
 import sowlight_fw.journal
 import mancala, mancala.variants.oware
 import hands

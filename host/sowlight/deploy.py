@@ -7,7 +7,7 @@ What goes on the board (docs/firmware.md, "Flashing"):
 
     /main.py                 firmware/main.py (a board runs main.py by name: never compiled)
     /board.json              the config, checked first (sowlight.boardconfig)
-    /sowlight_fw/*.mpy       firmware/sowlight_fw, but virtual.py, memstorage.py and adafruitleds.py (never imported on a MicroPython board)
+    /sowlight_fw/**/*.mpy    firmware/sowlight_fw as firmware/manifest.py lists it (all but virtual.py)
     /lib/mancala/*.mpy       the rules core, and of rules/mancala/variants only the modules of the
                              variants the board will play (with the modules they import); the
                              catalog is narrowed to those, so the board's menu lists what it has

@@ -53,7 +53,7 @@ import mancala
 
 from ..follow import Follower, placing
 from ..journal import digest, move_json
-from ..observe import Observer
+from ..follow.observe import Observer
 from .settings import checked
 from .states import (MENU_STATE, SETUP, AWAIT, MOVE, TURN_OVER, PLACING, OVER, ERROR_STATE, SELF_TEST, CALIBRATING,
                      PLAY_STATES, SERVICE_ITEMS, UNDO_MOVES)

@@ -22,7 +22,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from .ticks import ticks_diff
+from ..ticks import ticks_diff
 
 UNKNOWN = const(-1)
 _NEVER = const(-2)   # no reading yet

@@ -1,18 +1,18 @@
 """Following a turn of the Omweso family on the board, a piece at a time (docs/firmware.md,
 "Following a move, a step at a time").
 
-Loaded for those games only (follow.new_move): a board playing Oware never holds this code.
+follower.new_move makes a WalkingMove for those games.
 """
 from mancala import MoveInProgress
 from mancala.trace import Trace
 
-from .follow import _Move, KNOWN
+from .moves import _Move, KNOWN
 
 _CHUNK = 6       # steps an open trace is walked at a time (WalkingMove._walk; walk() cuts a handful there)
 
 
 class WalkingMove(_Move):
-    """follow._Move for a game that walks a turn a piece at a time (walk(): the Omweso family).
+    """moves._Move for a game that walks a turn a piece at a time (walk(): the Omweso family).
 
     Even one pit's traces are computed only as far as they are needed: in Kombe one pit can
     have a dozen moves (a choice at every capture, a reverse handful ...), each up to
