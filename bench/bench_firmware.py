@@ -352,8 +352,8 @@ IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "m
                 "mancala.stepwise", "mancala.variants", "mancala.variants.oware", "sowlight_fw.crc",
                 "sowlight_fw.ticks", "sowlight_fw.cellmap", "sowlight_fw.config", "sowlight_fw.codec",
                 "sowlight_fw.colours", "sowlight_fw.follow", "sowlight_fw.journal",
-                "sowlight_fw.controller", "sowlight_fw.storage", "sowlight_fw.leds", "sowlight_fw.sensors",
-                "sowlight_fw.buttons",
+                "sowlight_fw.controller", "sowlight_fw.storage", "sowlight_fw.hw.leds", "sowlight_fw.hw.sensors",
+                "sowlight_fw.hw.buttons",
                 "sowlight_fw.link", "sowlight_fw.app")
 # Loading .mpy files in the VM: the same set-up as bench_heap.py (which measures the heap in full).
 from bench_heap import MPY_SETUP, compile_tree  # noqa: E402

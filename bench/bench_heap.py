@@ -76,8 +76,8 @@ IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "m
                 "mancala.stepwise", "mancala.variants", "mancala.variants.oware", "sowlight_fw",
                 "sowlight_fw.crc", "sowlight_fw.ticks", "sowlight_fw.cellmap", "sowlight_fw.config", "sowlight_fw.codec",
                 "sowlight_fw.colours", "sowlight_fw.follow", "sowlight_fw.journal",
-                "sowlight_fw.controller", "sowlight_fw.storage", "sowlight_fw.leds",
-                "sowlight_fw.sensors", "sowlight_fw.mux", "sowlight_fw.buttons", "sowlight_fw.link",
+                "sowlight_fw.controller", "sowlight_fw.storage", "sowlight_fw.hw.leds",
+                "sowlight_fw.hw.sensors", "sowlight_fw.hw.mux", "sowlight_fw.hw.buttons", "sowlight_fw.link",
                 "sowlight_fw.service", "sowlight_fw.app")
 
 # Loading .mpy files: the VM's mounts leave .mpy files out (tests/micropython/runner.mjs: a stale

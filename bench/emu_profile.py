@@ -16,7 +16,8 @@ import gc
 from array import array
 from time import ticks_us, ticks_diff
 
-from sowlight_fw import app as _app, controller as _ctl, leds as _leds, link as _link
+from sowlight_fw import app as _app, controller as _ctl, link as _link
+from sowlight_fw.hw import leds as _leds
 from sowlight_fw.follow.observe import Observer
 
 PROBE_EVERY = 50

@@ -160,7 +160,7 @@ def test_a_game_is_played_through_the_real_adapters_and_journalled(fake, name):
     assert [r["kind"] for r in recs[:1]] + [recs[-1]["kind"]] == ["start", "end"]
     assert [r["move"] for r in recs if r["kind"] == "move"] == c.game.moves_played()
     # The LED strip shows the controller's frame: each cell's LED in its role's colour.
-    from sowlight_fw.leds import scaled_palette
+    from sowlight_fw.hw.leds import scaled_palette
     pal = scaled_palette(c.brightness, a.board.brightness_cap255)
     data = fake.machine.world.bitstreams[-1][1]
     for cell, leds in enumerate(a.board.cell_leds):
@@ -485,3 +485,17 @@ def test_get_state_says_what_the_leds_show_now(fake):
     (t, state), = link.replies(seq)
     assert t == "state" and state["lit"] == a.controller.lit()
     assert state["lit"], "the menu lights at least one cell"
+
+
+def test_the_laptops_board_view_maps_a_sunca_game_as_the_board_does(fake):
+    # Sunca's stores are at their owners' left: the board plays player 0's store on its second
+    # store cell.  The laptop draws the board from the hello with the same map (boardview).
+    from sowlight import boardview
+    a = make_app(fake, "2x7-stores")
+    c = a.boot(0)
+    assert c.command({"type": "new_game", "variant": "sunca"}, 0)["type"] == "ok"
+    pits = a.board.pits
+    n = c.game.n_pits
+    assert (c.gmap[n], c.gmap[n + 1]) == (pits + 1, pits)
+    hello = a.hello_payload()
+    assert boardview.board_cells(hello, boardview.game_of(c.state_message())) == list(c.gmap)

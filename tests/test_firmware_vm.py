@@ -185,10 +185,11 @@ def test_the_adapters_work_on_micropython(micropython):
     out = vm(micropython, """
 import json
 import machine
-from sowlight_fw import config, sensors
+from sowlight_fw import config
+from sowlight_fw.hw import sensors
 from sowlight_fw import colours as C
-from sowlight_fw.leds import Strip, NeoPixelDriver
-from sowlight_fw.buttons import ButtonLogic
+from sowlight_fw.hw.leds import Strip, NeoPixelDriver
+from sowlight_fw.hw.buttons import ButtonLogic
 import hx711sim
 
 raw = json.load(open("/boards/2x6-stores.json"))

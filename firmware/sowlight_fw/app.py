@@ -19,14 +19,14 @@ import gc
 import sys
 
 from . import codec, config, service
-from .buttons import Buttons
+from .hw.buttons import Buttons
 from .colours import ERROR
 from .controller import Controller, games
 from .journal import Journal, JournalError
 from .journal import requests as journal_requests
-from .leds import Strip, NeoPixelDriver
+from .hw.leds import Strip, NeoPixelDriver
 from .link import BoardLink, UsbTransport
-from .sensors import make as make_sensors
+from .hw.sensors import make as make_sensors
 from .storage import FlashStorage
 from .ticks import SCAN_MS, ticks_ms, ticks_diff, sleep_ms, asyncio, pause
 

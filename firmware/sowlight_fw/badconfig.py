@@ -73,7 +73,7 @@ def _error_strip(raw, machine):
             and order in config.COLOUR_ORDERS):
         return None
     try:
-        from .leds import Strip, NeoPixelDriver
+        from .hw.leds import Strip, NeoPixelDriver
         # A low fixed level whatever the refused file says: its power budget is not to be trusted.
         return Strip(_ErrorBoard(count, 64), NeoPixelDriver(pin, count, order))
     except (ImportError, ValueError, OSError):

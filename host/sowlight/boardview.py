@@ -46,7 +46,7 @@ class RealSeeds(BoardViewError):
 # ----- cells -------------------------------------------------------------------------------------------
 
 class _Shape:
-    """What sowlight_fw.cellmap.cell_map reads of a board, from the summary in its hello."""
+    """What sowlight_fw.cellmap reads of a board, from the summary in its hello."""
 
     def __init__(self, hello):
         cfg = hello.get("config") or {}
@@ -64,24 +64,13 @@ class _Shape:
 
 
 def board_cells(hello, game):
-    """The board cell of each of the game's cells (pits, then stores); -1 where none.
-
-    The same map as the board's controller makes (sowlight_fw.cellmap.cell_map,
-    and captures into the board's stores when the game does not sow them)."""
+    """The board cell of each of the game's cells (pits, then stores); -1 where none: the map
+    the board's controller follows the game with (sowlight_fw.cellmap.game_cells)."""
     b = _Shape(hello)
-    cm = fw_cellmap.cell_map(b, game.rows, game.pits_per_row, game.stores_sown, game.stores_at_left)
-    if cm is None:
+    cells = fw_cellmap.game_cells(b, game)
+    if cells is None:
         raise BoardViewError("%s does not fit this board (%dx%d)" % (game.title, b.rows, b.pits_per_row))
-    n = game.n_pits
-    out = [-1] * (n + game.players)
-    for i in range(n):
-        out[i] = cm[i]
-    for p in range(game.players):
-        if game.stores_sown:
-            out[n + p] = cm[n + p]
-        elif b.stores == 2 and b.pits == n and p < 2:
-            out[n + p] = b.pits + p
-    return out
+    return list(cells)
 
 
 def game_of(state):

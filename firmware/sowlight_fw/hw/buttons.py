@@ -10,7 +10,7 @@ config's `long_press_ms` reports "menu" at once (while it is still held) and
 nothing when it is let go.  Held undo or hint is one press.  ButtonLogic is
 the part without pins, so it is tested on its own.
 """
-from .ticks import ticks_diff
+from ..ticks import ticks_diff
 
 NAMES = ("confirm", "undo", "hint")
 

@@ -15,7 +15,7 @@ Two drivers, one small interface (palette, paint, flush):
   boards or on a Raspberry Pi through Blinka (which can run this app on CPython).
   It imports that library only when made, so a MicroPython board never needs it.
 """
-from .colours import RGB, OFF, N_ROLES
+from ..colours import RGB, OFF, N_ROLES
 
 _CHANNEL = {"R": 0, "G": 1, "B": 2}
 
