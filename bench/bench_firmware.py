@@ -58,7 +58,8 @@ from bench_micropython_rules import RP2040_PYSTONES, find_pystone  # noqa: E402
 
 import mancala  # noqa: E402
 from mancala.search import best_move  # noqa: E402
-from sowlight_fw import codec, config, journal  # noqa: E402
+from sowlight_fw import config, journal  # noqa: E402
+from sowlight_fw.link import codec  # noqa: E402
 from sowlight_fw.controller import Controller  # noqa: E402
 
 MOUNTS = {"/lib": ROOT / "tests" / "micropython" / "fakes", "/boards": ROOT / "hardware" / "boards",
@@ -350,11 +351,11 @@ print(json.dumps(sorted(sys.modules)))
 # The modules of the whole app, dependencies before the modules that import them.
 IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "mancala.registry",
                 "mancala.stepwise", "mancala.variants", "mancala.variants.oware", "sowlight_fw.crc",
-                "sowlight_fw.ticks", "sowlight_fw.cellmap", "sowlight_fw.config", "sowlight_fw.codec",
+                "sowlight_fw.ticks", "sowlight_fw.cellmap", "sowlight_fw.config", "sowlight_fw.link.codec",
                 "sowlight_fw.colours", "sowlight_fw.follow", "sowlight_fw.journal",
                 "sowlight_fw.controller", "sowlight_fw.storage", "sowlight_fw.hw.leds", "sowlight_fw.hw.sensors",
                 "sowlight_fw.hw.buttons",
-                "sowlight_fw.link", "sowlight_fw.app")
+                "sowlight_fw.link.session", "sowlight_fw.app")
 # Loading .mpy files in the VM: the same set-up as bench_heap.py (which measures the heap in full).
 from bench_heap import MPY_SETUP, compile_tree  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""The link's wire codec (firmware/sowlight_fw/codec.py): CRC, canonical JSON,
+"""The link's wire codec (firmware/sowlight_fw/link/codec.py): CRC, canonical JSON,
 frames, the message table, the streaming decoder, sequence numbers, chunked
 writes, the fault-injecting pipe of tests/faults.py, and the same codec on a
 real MicroPython VM."""
@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sowlight_fw import codec, crc
-from sowlight_fw.codec import BadFrame, Decoder, FrameError, Message, encode
+from sowlight_fw import crc
+
+from sowlight_fw.link import codec
+from sowlight_fw.link.codec import BadFrame, Decoder, FrameError, Message, encode
 
 from faults import FaultyLink, FaultyPipe
 
@@ -798,7 +800,8 @@ def test_doc_lists_every_message_type_and_error_code():
 
 VM_SCRIPT = r"""
 import json
-from sowlight_fw import codec, crc
+from sowlight_fw import crc
+from sowlight_fw.link import codec
 cases = json.loads(open("/data/cases.json").read())
 out = []
 for seq, mtype, payload in cases:
@@ -868,7 +871,7 @@ def test_a_move_message_whose_trace_is_step_tuples_is_written_as_lists_on_both_i
     assert frame == encode(7, "move", as_lists)
     assert json.loads(frame.decode().split(" ", 2)[2].rsplit(" ", 1)[0])["trace"][0] == ["lift", 2, 4, -1]
     got = micropython.run(
-        "import mancala\nfrom sowlight_fw import codec\n"
+        "import mancala\nfrom sowlight_fw.link import codec\n"
         "t = list(mancala.Game('kalah').play(2))\n"
         "p = {'game': 1, 'ply': 1, 'player': 0, 'move': 2, 'name': 'C', 'pos': {'pits': [1], 'stores': [0, 0], 'to_move': 1}, 'trace': t}\n"
         "print(codec.encode(7, 'move', p).decode())\n").strip().splitlines()[-1]

@@ -19,8 +19,8 @@ import random
 
 import pytest
 
-from sowlight_fw import codec
-from sowlight_fw.codec import BadFrame, Decoder, Message, encode
+from sowlight_fw.link import codec
+from sowlight_fw.link.codec import BadFrame, Decoder, Message, encode
 
 from test_codec import EXAMPLES, all_examples, crc_line, describe
 
@@ -232,7 +232,7 @@ def test_fuzz_one_big_stream_in_random_chunks(fuzz_stream):
 
 VM_SCRIPT = r"""
 import json
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 out = {}
 for name in ("damaged", "sealed"):
     d = codec.Decoder("host")

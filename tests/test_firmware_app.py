@@ -13,7 +13,9 @@ from fakeload import load_fake
 
 import pytest
 
-from sowlight_fw import codec, config
+from sowlight_fw import config
+
+from sowlight_fw.link import codec
 from sowlight_fw.link import BoardLink
 from sowlight_fw.storage import MemoryStorage
 

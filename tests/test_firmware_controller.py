@@ -16,7 +16,8 @@ import pytest
 import mancala
 from sowlight_fw.journal import digest
 from sowlight_fw import colours as C
-from sowlight_fw import codec, config
+from sowlight_fw import config
+from sowlight_fw.link import codec
 from sowlight_fw.controller import Controller
 from sowlight_fw.cellmap import fitting_variants
 from sowlight_fw.controller.settings import SettingsError

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from sowlight_fw import codec, config
-from sowlight_fw.codec import Decoder, encode
+from sowlight_fw import config
+
+from sowlight_fw.link import codec
+from sowlight_fw.link.codec import Decoder, encode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))

@@ -18,14 +18,14 @@ board adds "sim" there).  Self-test and calibration are service.py's.
 import gc
 import sys
 
-from . import codec, config, service
+from . import config, service
 from .hw.buttons import Buttons
 from .colours import ERROR
 from .controller import Controller, games
 from .journal import Journal, JournalError
 from .journal import requests as journal_requests
 from .hw.leds import Strip, NeoPixelDriver
-from .link import BoardLink, UsbTransport
+from .link import BoardLink, UsbTransport, codec
 from .hw.sensors import make as make_sensors
 from .storage import FlashStorage
 from .ticks import SCAN_MS, ticks_ms, ticks_diff, sleep_ms, asyncio, pause

@@ -5,7 +5,8 @@ with a good config never loads it.  What can be trusted of the refused file
 (the LED chain's pin, count and colour order) lights every LED red at a low,
 fixed level, blinking; without even that, the Pico's own LED blinks.
 """
-from . import codec, config
+from . import config
+from .link import codec
 from .ticks import sleep_ms
 from .colours import ERROR
 

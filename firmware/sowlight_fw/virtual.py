@@ -22,7 +22,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from .codec import BUTTONS
+from .link.codec import BUTTONS
 from .colours import OFF
 from .hw.calibration import DEFAULT_EMPTY, DEFAULT_COVERED, DEFAULT_COUNTS_PER_SEED
 

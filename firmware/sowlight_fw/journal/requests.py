@@ -1,7 +1,7 @@
 """The laptop's sync requests of the journal: `journal_list`, `journal_get`, `journal_ack`
 (docs/protocol.md), answered from the app's Journal.
 """
-from .. import codec
+from ..link import codec
 from .records import JournalError
 
 RECORDS_MOST = 50          # records per `records` reply at most (journal_get's default max)

@@ -40,7 +40,7 @@ import threading
 import time
 from pathlib import Path
 
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 from sowlight_fw import config as fw_config
 from sowlight_fw import virtual as fw_virtual
 

@@ -27,7 +27,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from .crc import crc32
+from ..crc import crc32
 
 # ----- limits and constants ------------------------------------------------
 
