@@ -21,6 +21,7 @@ package("sowlight_fw", files=[
     "controller/commands.py",
     "controller/games.py",
     "controller/hint.py",
+    "controller/jobs.py",
     "controller/lights.py",
     "controller/menu.py",
     "controller/mismatch.py",

@@ -88,7 +88,7 @@ def test_a_game_played_scan_by_scan_tells_the_link_its_start_and_end(kind, monke
     h = hands.start(BOARDS[kind](), "oware", seed=1)       # the set-up to its end (load cells: by a scan)
     h.play(5000)
     for t in range(200):
-        if not h.c._later:
+        if not h.c.jobs:
             break
         h.c.tick(h.now + 20 * (t + 1))      # the idle scans that make the last messages
     assert h.c.state == "over"
@@ -115,7 +115,7 @@ def test_the_game_lets_go_of_an_old_undo_record_in_an_idle_scan_never_while_a_mo
     h = hands.start(BOARDS[kind](), "oware", seed=2)
     h.play(5000)
     for t in range(200):
-        if not h.c._later:
+        if not h.c.jobs:
             break
         h.c.tick(h.now + 20 * (t + 1))
     c = h.c
@@ -559,7 +559,7 @@ def test_a_free_placing_stage_is_guided_by_the_leds_and_journalled_on_load_cells
     h.play(20000)
     assert c.state == "over" and h.seeds.counts == hands.expected_counts(c)
     for _ in range(500):    # idle scans: the link's last messages (the game's end is a scan's work)
-        if not c._later:
+        if not c.jobs:
             break
         h.wait(20)
     moves = [r for r in c.records if r["kind"] == "move"]

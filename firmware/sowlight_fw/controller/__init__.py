@@ -40,6 +40,7 @@ told.  Its parts, by job, take the controller as their first argument:
 
     states.py    the states' names, the buttons, the limits
     settings.py  the settings and their defaults
+    jobs.py      the work a scan leaves for later scans: one queue of named jobs
     games.py     a game started, resumed, a move abandoned or taken back
     menu.py      the menu
     presses.py   the buttons (but confirm during a move: Controller.press)
@@ -58,18 +59,20 @@ from .settings import checked
 from .states import (MENU_STATE, SETUP, AWAIT, MOVE, TURN_OVER, PLACING, OVER, ERROR_STATE, SELF_TEST, CALIBRATING,
                      PLAY_STATES, SERVICE_ITEMS, UNDO_MOVES)
 from . import commands, games, hint, lights, mismatch, placement, presses
+from .jobs import (Jobs, PLAY, NEXT_TURN, SHOW_NEXT, PROGRESS, LIGHTS, LOOK, TRIM, MESSAGE, STEPS, LEDS,
+                   STATE)
 from ..cellmap import fitting_variants
 
 _MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (the frame limit is 4 KB)
 _STEPS_A_SCAN = 24           # steps an idle scan tells the link of (`step` events: a quarter of these)
 
 
-# Messages for the link are made in idle scans, a few steps' worth a scan (Controller._idle):
-# each job's work(ctl, most) puts what it has made into ctl.outbox, True once it is done.
-# A `move` message is queued whole (a dict: its trace is the move's Step tuples, which the
-# codec writes as lists when the link sends it).
+# Messages for the link are made in idle scans (jobs.py), a few steps' worth a scan: a STEPS
+# job's StepMessages.work(ctl, most) puts what it has made into ctl.outbox, True once it is done.
+# A `move` message is queued whole (a MESSAGE job: its trace is the move's Step tuples, which
+# the codec writes as lists when the link sends it).
 
-class _StepMessages:
+class StepMessages:
     """The `step` events of steps the hands made (dropped, lifted), a few a scan."""
 
     def __init__(self, game_no, ply, first, steps, counting):
@@ -109,11 +112,6 @@ class _StepMessages:
         return k == len(steps)
 
 
-# Besides those jobs, two are plain names, made when their turn comes from what the board is
-# doing then: "leds" (the `leds` message) and "state" (the `state` message: a game's start and
-# end, and a press, leave it for an idle scan, their own scans having enough to do).
-
-
 class Controller:
     def __init__(self, board, game_factory=None, clock=None, settings=None, variants=None, next_game=1, now_ms=0):
         s = checked(settings)
@@ -144,13 +142,8 @@ class Controller:
         self._said = (bytearray(n), bytearray(n), bytearray(n))   # roles, alternates, counts the last `leds` said
         self.records = []
         self.outbox = []
-        self._later = []                    # work of idle scans: messages (`move` dicts, _StepMessages, "leds", "state"), "trim"
-        self._due = 0                       # the pieces of work a finished move still leaves (_work_due)
-        self._made = None                   # that move: (trail, move, trace)
+        self.jobs = Jobs()                  # the work a scan leaves for later scans (jobs.py)
         self._lm = None                     # the last move journalled (its JSON form), for the end record
-        self._dirty = False                 # an observation waits to be looked at (_work_due came first)
-        self._show_due = False              # the lights are to be made again (in the next scan)
-        self._progress_for = None           # the move whose lift was seen: what follows is found next scan
         self._cares = 0                     # how many times the sensors trusted changed
         self._mapped = bytearray(n)         # 1: a cell the game plays (gmap's board cells)
         self.service_request = None         # "self_test" or "calibrate" when the menu asks the app for it
@@ -207,42 +200,48 @@ class Controller:
         if self.observer.events:
             mismatch.noise_events(self)   # which sensors count changes what agrees: look again
             changed = True
-        if self._due:
+        jobs = self.jobs
+        if changed:
+            jobs.add(LOOK)
+        job = jobs.scan_job()
+        if job is None:
+            if not self._check_quiet(now) and not self.observer.moved:
+                # (Not while readings move: hands over the board, a scan's work is theirs; nor in
+                # the scan that found the board quiet, and flagged it or took what was placed.)
+                self._idle()
+            return
+        kind = job[0]
+        if kind <= SHOW_NEXT:
             # A move was just finished: its work comes first, a piece a scan; what the
             # sensors saw meanwhile is looked at once it is done.
-            if changed:
-                self._dirty = True
-            self._work_due()
-        elif self._progress_for is not None:
-            if changed:
-                self._dirty = True
-            mv = self._progress_for
+            jobs.remove(job)
+            self._work_due(kind, job[1])
+        elif kind == PROGRESS:
+            mv = job[1]
             if mv._walks is None or not mv.walk_lifted():   # (a walked turn: a piece of it first)
-                self._progress_now()
-        elif self._show_due:
+                jobs.remove(job)
+                self._progress_now(mv)
+        elif kind == LIGHTS:
             # The lights for what the last scan found come before anything new is looked at.
-            if changed:
-                self._dirty = True
             self._refresh()
-        elif changed or self._dirty:
-            self._dirty = False
+        else:
+            jobs.remove(job)
             self._observed(now)
-        elif not self._check_quiet(now) and not self.observer.moved:
-            # (Not while readings move: hands over the board, a scan's work is theirs; nor in the
-            # scan that found the board quiet, and flagged it or took what was placed.)
-            self._idle()
 
     def _idle(self):
         # Nothing happened: a good moment for the work a move's end leaves, one piece a
         # scan: the messages for the link, the next move's traces, then the hint search
         # (up to hint_ms).
         mv = self.follower.mv
-        later = self._later
-        while later and type(later[0]) is dict:
-            self.outbox.append(later.pop(0))    # (a `move` message, made already: no work)
-        if later:
-            if self._work(later[0], _STEPS_A_SCAN):
-                later.pop(0)
+        jobs = self.jobs
+        job = jobs.idle_job()
+        while job is not None and job[0] == MESSAGE:
+            jobs.remove(job)
+            self.outbox.append(job[1])          # (a `move` message, made already: no work)
+            job = jobs.idle_job()
+        if job is not None:
+            if self._work(job, _STEPS_A_SCAN):
+                jobs.remove(job)
         elif mv is not None and mv.prebuild and mv.building():
             mv.build_one()
         elif self._hint_due:
@@ -251,10 +250,11 @@ class Controller:
 
     def press(self, button, now_ms):
         """A button press: confirm, undo, hint, or menu (a long press on confirm)."""
-        if self._progress_for is not None:
-            self._progress_now()
+        mv = self.jobs.drop(PROGRESS)
+        if mv is not None:
+            self._progress_now(mv)
         st = self.state
-        if button == "confirm" and not self._due and (st == MOVE and not self.mismatch or st == SETUP):
+        if button == "confirm" and not self.jobs.moving() and (st == MOVE and not self.mismatch or st == SETUP):
             # The presses of every game: "I did what the lights show" and "the seeds are out".
             # Handled here, as a scan's work: a move they end is played, journalled and told
             # over the next scans, as one the sensors saw end, and the `state` message is made
@@ -265,15 +265,15 @@ class Controller:
             if st == SETUP:
                 mismatch.overrule(self, mismatch.setup_wrong(self))
                 mismatch.start_play(self)      # (queues the state message)
-                self._show_due = True   # (the first move's lights in the next scan: this one did enough)
+                self.jobs.add(LIGHTS)   # (the first move's lights in the next scan: this one did enough)
             else:
                 self._confirm()
-                if f.index != before or self._due:
+                if f.index != before or self.jobs.moving():
                     self._state_later()
                 self._refresh()
             self.render(now_ms)
             return
-        if button == "hint" and st == MOVE and not self._due and not self.mismatch and self._selecting():
+        if button == "hint" and st == MOVE and not self.jobs.moving() and not self.mismatch and self._selecting():
             # At a choice the sensors cannot tell apart: hint picks the next alternative.
             self.selected += 1
             self._refresh()
@@ -404,16 +404,16 @@ class Controller:
             mismatch.setup_check(self)
         elif st in PLAY_STATES or st == PLACING:
             self._follow(now)
-        if self._due:
+        if self.jobs.moving():
             return                  # (a move just finished: the next move's lights come with its work)
         if st in PLAY_STATES and self.state in PLAY_STATES:
             # The lights for the step the hands made in the next scan: one piece of work a scan
             # (none when the look found nothing new: the hands are still under way).
             if (f.index, f.mv, self.mismatch, self.wrong, self.trail_lit, self._cares) != before \
                     or self._partial_place() is not None:       # (seeds going in: how many are missing)
-                self._show_due = True
+                self.jobs.add(LIGHTS)
         elif st == SETUP and self.state == SETUP:
-            self._show_due = True   # (the same for the set-up's lights: a whole board of new readings)
+            self.jobs.add(LIGHTS)   # (the same for the set-up's lights: a whole board of new readings)
         else:
             self._refresh()
 
@@ -429,7 +429,7 @@ class Controller:
 
     def _follow(self, now):
         """Find what the hands did; advance; or note that the board disagrees."""
-        self._dirty = False         # (what the sensors see now is looked at here)
+        self.jobs.drop(LOOK)        # (what the sensors see now is looked at here)
         if self.state == PLACING:
             placement.look(self, now)
             return
@@ -452,11 +452,11 @@ class Controller:
                     # A lift seen alone: what follows it is found in the next scan
                     # (_progress_now), then the lights, then a look again.  All in this
                     # one took a four-row game some 20 ms on an RP2040 (its turn walked).
-                    self._progress_for = f.mv
+                    self.jobs.add(PROGRESS, f.mv)
                     return
                 self._progress()
-                if self._due:
-                    self._dirty = True      # looked at again once the move is played
+                if self.jobs.moving():
+                    self.jobs.add(LOOK)     # looked at again once the move is played
                     return
                 self._unmask(obs)
                 if not ambiguous and len(steps) == depth and not self.faulty:
@@ -475,7 +475,7 @@ class Controller:
             stop = f.next_lift_after_stop(obs) if f.mv.can_stop() else None
             if stop is not None:
                 self._commit(None)
-                self._dirty = True          # then the next player's lift
+                self.jobs.add(LOOK)         # then the next player's lift
                 return
             # Seeds put back where they were: the move in progress is taken back.
             start = f.load(self.game.cells(), self._tmp)
@@ -540,9 +540,9 @@ class Controller:
             self._clear_trail()
         if self.state != MOVE:
             self.state = MOVE
-        later = self._later
-        if not (later and isinstance(later[-1], _StepMessages) and later[-1].more(self.game_no, self.ply + 1, first, steps)):
-            later.append(_StepMessages(self.game_no, self.ply + 1, first, steps, self.counting))
+        last = self.jobs.last()
+        if not (last is not None and last[0] == STEPS and last[1].more(self.game_no, self.ply + 1, first, steps)):
+            self.jobs.add(STEPS, StepMessages(self.game_no, self.ply + 1, first, steps, self.counting))
 
     def _progress(self):
         """After steps were made: pass markers, end the move if nothing more can come or be seen."""
@@ -571,14 +571,12 @@ class Controller:
         p = f.mv.paths()[0]
         self._commit(trail, p[0], p[1])
 
-    def _progress_now(self):
+    def _progress_now(self, mv):
         """The _progress() a lift left for the next scan (_follow), unless the move is no longer
         the one in progress (taken back, a new game); the board is looked at again after."""
-        mv = self._progress_for
-        self._progress_for = None
         if mv is self.follower.mv:
             self._progress()
-            self._dirty = True
+            self.jobs.add(LOOK)
 
     def _commit(self, trail, move=None, trace=None):
         """The move is made: it is played, journalled, told to the link, and the next one
@@ -590,50 +588,50 @@ class Controller:
                 if p[0] == move and len(p[1]) == f.index:
                     trace = p[1]
                     break
-        self._made = (trail, move, trace)
-        self._due = 1
+        self.jobs.add(PLAY, (trail, move, trace))
 
-    def _work_due(self):
+    def _work_due(self, kind, arg):
         """One piece of the work a finished move leaves, one piece a scan so that no scan takes
-        long (a step of the hands and the move's end in one would): 1. the move made in the
-        rules core, journalled, told to the link; 2. the next move expected (or the game's
-        end); 3. the lights for it.  Until then the lights stay as they were (some 60 ms)."""
-        d = self._due
-        trail = self._made[0]
-        if d == 1:
+        long (a step of the hands and the move's end in one would): PLAY, the move made in the
+        rules core, journalled, told to the link; NEXT_TURN, the next move expected (or the
+        game's end); SHOW_NEXT, the lights for it.  Until then the lights stay as they were
+        (some 60 ms)."""
+        if kind == PLAY:
+            trail, move, trace = arg
             g = self.game
-            move = self._made[1]
             player = g.to_move
             # The move's trace is known already: the fast path makes the same move
             # without tracing it again (MoveInProgress.finish would play it traced).
             name = g.move_name(move)
             pd = self._digest()
             g.push(move)
-            self._played(player, move, name, self._made[2], pd)
+            self._played(player, move, name, trace, pd)
             # The undo record the game would let go of at its next play (and after a capture
             # count its repetition positions again): let go in the first idle scan, before the
             # next move is traced (its steps played and taken back) in others.
-            self._later.insert(0, "trim")
-            self._due = 2
-        elif d == 2:
+            self.jobs.add(TRIM)
+            self.jobs.add(NEXT_TURN, trail)
+        elif kind == NEXT_TURN:
             self.follower.start(self.game, self.gmap)
             self.selected = 0
-            if trail is None:
+            if arg is None:
                 self._clear_trail()
-            self._next_turn(trail)
-            self._due = 3
+            self._next_turn(arg)
+            self.jobs.add(SHOW_NEXT)
         else:
-            self._due = 0
-            self._made = None
             self._refresh()
-            self._dirty = True      # the board is looked at again: the next player may have begun
+            self.jobs.add(LOOK)     # the board is looked at again: the next player may have begun
 
     def _finish_due(self):
         """The work a lift or a finished move leaves, all of it now (a button, a link request)."""
-        if self._progress_for is not None:
-            self._progress_now()
-        while self._due:
-            self._work_due()
+        jobs = self.jobs
+        mv = jobs.drop(PROGRESS)
+        if mv is not None:
+            self._progress_now(mv)
+        while jobs.moving():
+            job = jobs.scan_job()
+            jobs.remove(job)
+            self._work_due(job[0], job[1])
 
     def _digest(self):
         """The digest of the game's position (journal.digest), taken before a move is played."""
@@ -649,7 +647,7 @@ class Controller:
         self._record(rec)
         self.follower.only = None       # a guided move is made: the next may be any
         # Sent in an idle scan, after the `step` events of the move.
-        self._later.append({"type": "move", "game": self.game_no, "ply": self.ply, "player": player,
+        self.jobs.add(MESSAGE, {"type": "move", "game": self.game_no, "ply": self.ply, "player": player,
                             "move": rec["move"], "name": name,
                             "trace": trace if len(trace) <= _MAX_TRACE_STEPS else None, "pos": self._pos(self.game)})
 
@@ -743,7 +741,7 @@ class Controller:
     # ================================================================ internals: showing it
 
     def _refresh(self):
-        self._show_due = False
+        self.jobs.drop(LIGHTS)
         self._show()
         said = self._said
         if said[0] != self.roles or said[1] != self.alt or said[2] != self.cnt:
@@ -751,9 +749,9 @@ class Controller:
             said[1][:] = self.alt
             said[2][:] = self.cnt
             # Said in an idle scan (what is lit then: a later change in between is said once).
-            later = self._later
-            if not later or later[-1] != "leds":
-                later.append("leds")
+            last = self.jobs.last()
+            if last is None or last[0] != LEDS:
+                self.jobs.add(LEDS)
 
     def _show(self):
         lights.show(self)
@@ -780,36 +778,39 @@ class Controller:
 
     def _send(self, msg):
         """Queue a message for the link, after any still being finished (they keep their order)."""
-        if self._later:
-            self._flush_later()
+        self._flush_idle()
         self.outbox.append(msg)
 
     def _state_later(self):
         """Queue the `state` message, made in an idle scan (after the messages before it), unless
         one is queued already (it is made from what the board is doing when its turn comes)."""
-        if "state" not in self._later:
-            self._later.append("state")
+        if self.jobs.find(STATE) is None:
+            self.jobs.add(STATE)
 
-    def _flush_later(self):
-        later = self._later
-        while later:
-            self._work(later.pop(0), 1 << 30)
+    def _flush_idle(self):
+        jobs = self.jobs
+        job = jobs.idle_job()
+        while job is not None:
+            jobs.remove(job)
+            self._work(job, 1 << 30)
+            job = jobs.idle_job()
 
     def _work(self, job, most):
-        """Make (some of) a queued message, or let go of the game's spare undo record; True
-        once it is done."""
-        if job == "trim":
+        """Do (some of) an idle job: make a queued message, or let go of the game's spare undo
+        record; True once it is done."""
+        kind = job[0]
+        if kind == TRIM:
             limit = getattr(self.game, "limit_undo", None)
             if limit is not None:
                 limit(UNDO_MOVES)       # (the one record kept spare since the last call goes)
-        elif job == "leds":
+        elif kind == LEDS:
             self.outbox.append({"type": "leds", "lit": self.lit(), "game": self.game_no})
-        elif job == "state":
+        elif kind == STATE:
             self.outbox.append(self.state_message())
-        elif type(job) is dict:
-            self.outbox.append(job)     # (a `move` message)
+        elif kind == MESSAGE:
+            self.outbox.append(job[1])  # (a `move` message)
         else:
-            return job.work(self, most)
+            return job[1].work(self, most)
         return True
 
     def _log(self, level, text):

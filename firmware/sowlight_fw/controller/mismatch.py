@@ -5,6 +5,7 @@ lights, noisy and overruled sensors.
 from mancala.errors import IllegalMoveError
 
 from ..colours import OFF, ERROR, NEED, REMOVE, READY
+from .jobs import LOOK
 from .states import AWAIT, TURN_OVER, PLACING
 
 
@@ -155,7 +156,7 @@ def start_play(ctl):
     ctl._log("info", "set-up complete: player %d to move" % ctl.game.to_move)
     ctl._state_later()
     ctl._hint_due = ctl.hints    # searched while the board is idle, not in this step
-    ctl._dirty = True            # the board is looked at in the next scan (a move may be under way)
+    ctl.jobs.add(LOOK)           # the board is looked at in the next scan (a move may be under way)
 
 
 # ----- what is wrong, in words

@@ -6,6 +6,7 @@ from mancala.errors import RulesError
 from ..follow import is_marker
 from .states import MENU_STATE, SETUP, MOVE, PLACING, OVER, ERROR_STATE, PLAY_STATES, BUTTONS
 from . import placement
+from .jobs import STATE
 from .games import abandon_move, new_game, undo_move
 from .menu import menu_button, toggle_menu
 from . import mismatch
@@ -54,7 +55,7 @@ def press(ctl, button, now_ms):
             if m["type"] == "state":
                 break
         else:
-            if "state" not in ctl._later:   # (one queued is made when its turn comes, from the state then)
+            if ctl.jobs.find(STATE) is None:   # (one queued is made when its turn comes, from the state then)
                 ctl._send(ctl.state_message())
     ctl._refresh()
     ctl.render(now_ms)
