@@ -407,15 +407,18 @@ class Controller:
         if self.jobs.moving():
             return                  # (a move just finished: the next move's lights come with its work)
         if st in PLAY_STATES and self.state in PLAY_STATES:
-            # The lights for the step the hands made in the next scan: one piece of work a scan
-            # (none when the look found nothing new: the hands are still under way).
+            # The lights for the step the hands made, in the scan that saw it: the latency a
+            # player sees (none when the look found nothing new: the hands are still under way).
+            # After a lift seen alone they wait for what follows it (PROGRESS, the next scan):
+            # until then the lights would show a step the move may pass over.
             if (f.index, f.mv, self.mismatch, self.wrong, self.trail_lit, self._cares) != before \
                     or self._partial_place() is not None:       # (seeds going in: how many are missing)
-                self.jobs.add(LIGHTS)
-        elif st == SETUP and self.state == SETUP:
-            self.jobs.add(LIGHTS)   # (the same for the set-up's lights: a whole board of new readings)
+                if self.jobs.find(PROGRESS) is None:
+                    self._refresh()
+                else:
+                    self.jobs.add(LIGHTS)
         else:
-            self._refresh()
+            self._refresh()         # (the set-up's lights too: what the hands put out, at once)
 
     def _check_quiet(self, now):
         if self._pending and (self.state in PLAY_STATES or self.state == PLACING) and self.observer.quiet(now):
