@@ -6,7 +6,7 @@ Here one loop writes each cell's select and enable pins with two SIO writes,
 waits the settling time on the microsecond timer and reads the ADC's result
 register: about the settling time per cell.  mux.py uses it on the rp2 port
 only (viper needs the native emitter, and the registers are the RP2040's);
-elsewhere it reads through machine as before.
+elsewhere it reads through machine.
 
 `table` holds three words a cell: the GPIO mask to set, the GPIO mask to
 clear, and the ADC input (0-3) with bit 8 set for a cell without a sensor.
