@@ -14,7 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-from sowlight_fw import codec, crc
+from sowlight_fw import crc
+
+from sowlight_fw.link import codec
 
 # A typical move frame: an Oware move of 7 seeds ending in a capture of 2
 # (a real trace from the rules core), with the position after it.
@@ -78,7 +80,8 @@ def cpython_figures():
 
 VM_CODE = r"""
 import json, time
-from sowlight_fw import codec, crc
+from sowlight_fw import crc
+from sowlight_fw.link import codec
 MOVE = %s
 def rate(fn, n):
     best = 0
@@ -113,14 +116,14 @@ def vm_figures():
         return
     with mpvm.MicroPythonVM() as vm:
         r = json.loads(vm.run(VM_CODE % json.dumps(MOVE), timeout=120).strip().splitlines()[-1])
-        retained = vm.heap_used("from sowlight_fw import codec").retained
+        retained = vm.heap_used("from sowlight_fw.link import codec").retained
         per_frame = vm.heap_used(
             "d.feed(f)",
-            setup="from sowlight_fw import codec\nd = codec.Decoder('board')\nf = codec.encode(9, 'move', %s)"
+            setup="from sowlight_fw.link import codec\nd = codec.Decoder('board')\nf = codec.encode(9, 'move', %s)"
                   % json.dumps(MOVE)).allocated
         per_encode = vm.heap_used(
             "codec.encode(9, 'move', M)",
-            setup="from sowlight_fw import codec\nM = %s" % json.dumps(MOVE)).allocated
+            setup="from sowlight_fw.link import codec\nM = %s" % json.dumps(MOVE)).allocated
     print("MicroPython %s (WebAssembly port; a Pico is much slower, the ratios are what carries over)"
           % vm.micropython_version)
     print("  move encode %8.0f/s   json.dumps %8.0f/s   ratio %.2fx" % (

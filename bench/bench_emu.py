@@ -50,7 +50,7 @@ for p in (ROOT / "host", ROOT / "firmware", ROOT / "rules"):
 from sowlight import boardview  # noqa: E402
 from sowlight.emuboard import EmuBoard  # noqa: E402
 from sowlight.robot import Robot  # noqa: E402
-from sowlight_fw.ctlrare import DEFAULTS  # noqa: E402
+from sowlight_fw.controller.settings import DEFAULTS  # noqa: E402
 
 PROBE = (Path(__file__).resolve().parent / "emu_probe.py").read_bytes()
 PROFILE = (Path(__file__).resolve().parent / "emu_profile.py").read_bytes()

@@ -10,8 +10,8 @@
   as the app does; every sensor scan and button press the controller received
   is recorded, then replayed on the VM against a fresh controller (the rules
   core and the firmware loaded from .mpy files made by mpy-cross, as `sowlight
-  deploy` leaves them on a board: from source, a module the controller loads
-  while needed, ctlrare.py say, would cost its compilation), each call
+  deploy --mpy` leaves them on a board: from source, each module would cost its
+  compilation), each call
   timed by the host's microsecond clock (the VM's own ticks_us moves in whole
   milliseconds) with the garbage collector off, and its allocation counted;
   the heap is collected between batches of 50 calls (this VM collects only
@@ -58,7 +58,8 @@ from bench_micropython_rules import RP2040_PYSTONES, find_pystone  # noqa: E402
 
 import mancala  # noqa: E402
 from mancala.search import best_move  # noqa: E402
-from sowlight_fw import codec, config, journal  # noqa: E402
+from sowlight_fw import config, journal  # noqa: E402
+from sowlight_fw.link import codec  # noqa: E402
 from sowlight_fw.controller import Controller  # noqa: E402
 
 MOUNTS = {"/lib": ROOT / "tests" / "micropython" / "fakes", "/boards": ROOT / "hardware" / "boards",
@@ -350,10 +351,11 @@ print(json.dumps(sorted(sys.modules)))
 # The modules of the whole app, dependencies before the modules that import them.
 IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "mancala.registry",
                 "mancala.stepwise", "mancala.variants", "mancala.variants.oware", "sowlight_fw.crc",
-                "sowlight_fw.config", "sowlight_fw.codec", "sowlight_fw.colours", "sowlight_fw.observe",
-                "sowlight_fw.follow", "sowlight_fw.display", "sowlight_fw.controller", "sowlight_fw.storage",
-                "sowlight_fw.journal", "sowlight_fw.leds", "sowlight_fw.sensors", "sowlight_fw.buttons",
-                "sowlight_fw.link", "sowlight_fw.app")
+                "sowlight_fw.ticks", "sowlight_fw.cellmap", "sowlight_fw.config", "sowlight_fw.link.codec",
+                "sowlight_fw.colours", "sowlight_fw.follow", "sowlight_fw.journal",
+                "sowlight_fw.controller", "sowlight_fw.storage", "sowlight_fw.hw.leds", "sowlight_fw.hw.sensors",
+                "sowlight_fw.hw.buttons",
+                "sowlight_fw.link.session", "sowlight_fw.app")
 # Loading .mpy files in the VM: the same set-up as bench_heap.py (which measures the heap in full).
 from bench_heap import MPY_SETUP, compile_tree  # noqa: E402
 

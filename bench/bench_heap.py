@@ -74,11 +74,11 @@ MOUNTS = {"/lib": FAKES, "/boards": ROOT / "hardware" / "boards", "/examples": R
 # imported alone carries the cost of a dependency not imported before it).
 IMPORT_ORDER = ("mancala", "mancala.errors", "mancala.trace", "mancala.game", "mancala.recent", "mancala.registry",
                 "mancala.stepwise", "mancala.variants", "mancala.variants.oware", "sowlight_fw",
-                "sowlight_fw.unload", "sowlight_fw.crc", "sowlight_fw.config", "sowlight_fw.codec",
-                "sowlight_fw.colours", "sowlight_fw.observe", "sowlight_fw.follow", "sowlight_fw.display",
-                "sowlight_fw.controller", "sowlight_fw.storage", "sowlight_fw.journal", "sowlight_fw.leds",
-                "sowlight_fw.sensors", "sowlight_fw.mux", "sowlight_fw.buttons", "sowlight_fw.link",
-                "sowlight_fw.app")
+                "sowlight_fw.crc", "sowlight_fw.ticks", "sowlight_fw.cellmap", "sowlight_fw.config", "sowlight_fw.link.codec",
+                "sowlight_fw.colours", "sowlight_fw.follow", "sowlight_fw.journal",
+                "sowlight_fw.controller", "sowlight_fw.storage", "sowlight_fw.hw.leds",
+                "sowlight_fw.hw.sensors", "sowlight_fw.hw.mux", "sowlight_fw.hw.buttons", "sowlight_fw.link.session",
+                "sowlight_fw.service", "sowlight_fw.app")
 
 # Loading .mpy files: the VM's mounts leave .mpy files out (tests/micropython/runner.mjs: a stale
 # one could shadow the source under test), so they are mounted as *.mpy_ and renamed in the VM to
@@ -159,7 +159,8 @@ def record(preset=PRESET, variant=VARIANT, seed=SEED):
         sys.path.insert(0, str(FAKES))   # the fake `machine` and `neopixel`, the hands (not for importers)
     import hands
     import machine
-    from sowlight_fw import codec, config
+    from sowlight_fw import config
+    from sowlight_fw.link import codec
     from sowlight_fw.app import App
     from sowlight_fw.storage import MemoryStorage
 

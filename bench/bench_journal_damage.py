@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fakeload import load_fake  # noqa: E402
 from sowlight_fw import config, journal  # noqa: E402
-from sowlight_fw.controller import Controller  # noqa: E402
+from sowlight_fw.controller import Controller, games  # noqa: E402
 from sowlight_fw.journal import Journal  # noqa: E402
 from sowlight_fw.storage import MemoryStorage  # noqa: E402
 
@@ -63,7 +63,7 @@ def boot(data):
     j = Journal(st)
     j.open()
     c = Controller(BOARD)
-    mended = j.mend(lambda v, o, pos: c._rare().make(c, v, o, pos), c.variants) if j.gaps else []
+    mended = j.mend(lambda v, o, pos: games.make(c, v, o, pos), c.variants) if j.gaps else []
     recs = j.records(1, 0, 1 << 16)[0] if 1 in j.games else []
     return recs, [(p, rec) for _, p, rec in mended]
 

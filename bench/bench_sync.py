@@ -51,7 +51,7 @@ from sowlight.archive import Archive  # noqa: E402
 from sowlight.link import Link  # noqa: E402
 from sowlight.sync import MemoryStore, sync  # noqa: E402
 from sowlight.virtual import VirtualBoard  # noqa: E402
-from sowlight_fw import codec  # noqa: E402
+from sowlight_fw.link import codec  # noqa: E402
 from sowlight_fw.journal import Journal, JournalError  # noqa: E402
 from sowlight_fw.storage import FileStorage, MemoryStorage  # noqa: E402
 

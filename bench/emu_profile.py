@@ -16,7 +16,9 @@ import gc
 from array import array
 from time import ticks_us, ticks_diff
 
-from sowlight_fw import app as _app, controller as _ctl, leds as _leds, link as _link, observe as _observe
+from sowlight_fw import app as _app, controller as _ctl, link as _link
+from sowlight_fw.hw import leds as _leds
+from sowlight_fw.follow.observe import Observer
 
 PROBE_EVERY = 50
 _names = []
@@ -58,8 +60,7 @@ for _n in ("_idle", "_work_due", "_progress_now", "_refresh", "_observed", "_che
     _wrap(C, _n, _n.lstrip("_"), True)
 _wrap(C, "_scanned", "controller")
 _wrap(C, "render", "render")
-_wrap(C, "drop_parts", "drop_parts")
-_wrap(_observe.Observer, "feed", "observe")
+_wrap(Observer, "feed", "observe")
 _wrap(_link.BoardLink, "poll", "link_poll")
 _wrap(_link.BoardLink, "event", "link_event")
 _wrap(_link.BoardLink, "_message", "link_message")

@@ -34,7 +34,7 @@ import tty
 import serial
 
 import mancala
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 
 from faults import FaultyLink
 

@@ -1,4 +1,4 @@
-"""The link's wire codec (firmware/sowlight_fw/codec.py): CRC, canonical JSON,
+"""The link's wire codec (firmware/sowlight_fw/link/codec.py): CRC, canonical JSON,
 frames, the message table, the streaming decoder, sequence numbers, chunked
 writes, the fault-injecting pipe of tests/faults.py, and the same codec on a
 real MicroPython VM."""
@@ -12,15 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sowlight_fw import codec, crc
-from sowlight_fw.codec import BadFrame, Decoder, FrameError, Message, encode
+from sowlight_fw import crc
+
+from sowlight_fw.link import codec
+from sowlight_fw.link.codec import BadFrame, Decoder, FrameError, Message, encode
 
 from faults import FaultyLink, FaultyPipe
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 
 # One realistic payload per message type, with the side that sends it.  Every
-# type of codec.MESSAGES must be here (test_every_type_has_an_example).
+# type of codec.messages() must be here (test_every_type_has_an_example).
 OWARE_POS = {"pits": [0, 3, 2, 8, 2, 10, 8, 0, 7, 6, 0, 0], "stores": [2, 0], "to_move": 1}
 EXAMPLES = {
     "hello": [
@@ -217,8 +219,8 @@ def test_every_example_round_trips(mtype, sender, payload):
 
 
 def test_every_type_has_an_example():
-    assert set(EXAMPLES) == set(codec.MESSAGES)
-    for mtype, (who, fields) in codec.MESSAGES.items():
+    assert set(EXAMPLES) == set(codec.messages())
+    for mtype, (who, fields) in codec.messages().items():
         senders = {s for s, _ in EXAMPLES[mtype]}
         assert senders <= ({"board", "host"} if who == "*" else {who}), mtype
 
@@ -773,19 +775,19 @@ def doc_frames():
 
 def test_every_frame_in_the_doc_is_valid_and_every_type_is_shown():
     lines = doc_frames()
-    assert len(lines) >= len(codec.MESSAGES)
+    assert len(lines) >= len(codec.messages())
     shown = set()
     for line in lines:
         item = codec.parse_line(line)
         assert isinstance(item, Message), (line, item)
         assert encode(item.seq, item.type, item.payload) == line + b"\n"  # canonical as written
         shown.add(item.type)
-    assert shown == set(codec.MESSAGES)
+    assert shown == set(codec.messages())
 
 
 def test_doc_lists_every_message_type_and_error_code():
     text = DOC.read_text(encoding="utf-8")
-    for mtype in codec.MESSAGES:
+    for mtype in codec.messages():
         assert re.search(r"^#### `%s`" % mtype, text, re.M), "docs/protocol.md has no section for %s" % mtype
     for code in codec.ERRORS:
         assert "| `%s` |" % code in text, "docs/protocol.md does not list error code %s" % code
@@ -798,7 +800,8 @@ def test_doc_lists_every_message_type_and_error_code():
 
 VM_SCRIPT = r"""
 import json
-from sowlight_fw import codec, crc
+from sowlight_fw import crc
+from sowlight_fw.link import codec
 cases = json.loads(open("/data/cases.json").read())
 out = []
 for seq, mtype, payload in cases:
@@ -868,7 +871,7 @@ def test_a_move_message_whose_trace_is_step_tuples_is_written_as_lists_on_both_i
     assert frame == encode(7, "move", as_lists)
     assert json.loads(frame.decode().split(" ", 2)[2].rsplit(" ", 1)[0])["trace"][0] == ["lift", 2, 4, -1]
     got = micropython.run(
-        "import mancala\nfrom sowlight_fw import codec\n"
+        "import mancala\nfrom sowlight_fw.link import codec\n"
         "t = list(mancala.Game('kalah').play(2))\n"
         "p = {'game': 1, 'ply': 1, 'player': 0, 'move': 2, 'name': 'C', 'pos': {'pits': [1], 'stores': [0, 0], 'to_move': 1}, 'trace': t}\n"
         "print(codec.encode(7, 'move', p).decode())\n").strip().splitlines()[-1]

@@ -19,8 +19,8 @@ import random
 
 import pytest
 
-from sowlight_fw import codec
-from sowlight_fw.codec import BadFrame, Decoder, Message, encode
+from sowlight_fw.link import codec
+from sowlight_fw.link.codec import BadFrame, Decoder, Message, encode
 
 from test_codec import EXAMPLES, all_examples, crc_line, describe
 
@@ -89,7 +89,7 @@ def random_value(rng, depth=0):
 
 def random_payload(rng, mtype):
     """Fields of `mtype`, each kept, dropped, or given a random value."""
-    fields = codec.MESSAGES[mtype][1] if mtype in codec.MESSAGES else ()
+    fields = codec.messages()[mtype][1] if mtype in codec.messages() else ()
     base = dict(EXAMPLES[mtype][0][1]) if mtype in EXAMPLES else {}
     for name, _, _ in fields:
         r = rng.random()
@@ -110,7 +110,7 @@ def resealed(rng, frames):
     if k == 0:    # damage the text of the body
         body = mutate(rng, body, frames).replace(b"\r", b"")
     elif k == 1:  # random payload of a known type
-        mtype = rng.choice(sorted(codec.MESSAGES))
+        mtype = rng.choice(sorted(codec.messages()))
         try:
             payload = codec.dumps(random_payload(rng, mtype)).encode()
         except codec.FrameError:
@@ -232,7 +232,7 @@ def test_fuzz_one_big_stream_in_random_chunks(fuzz_stream):
 
 VM_SCRIPT = r"""
 import json
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 out = {}
 for name in ("damaged", "sealed"):
     d = codec.Decoder("host")

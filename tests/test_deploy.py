@@ -20,7 +20,7 @@ from sowlight import boardconfig, deploy
 from sowlight.deploy import DeployError, Target
 from sowlight.vmboard import VmBoard
 from sowlight_fw import app as fw_app
-from sowlight_fw import ctlrare as fw_ctlrare
+from sowlight_fw import cellmap as fw_cellmap
 
 REPO = Path(__file__).resolve().parent.parent
 PRESET = REPO / "hardware" / "boards" / "2x6-stores.json"
@@ -72,13 +72,12 @@ def test_dry_run_plan_for_the_2x6_stores_preset():
     targets = [f["target"] for f in plan["files"]]
     assert targets[0] == "/board.json" and targets[-1] == "/main.py"     # main.py last
     board = boardconfig.load_board(str(PRESET))
-    assert plan["variants"] == fw_ctlrare.fitting_variants(board) == plan["menu"]
+    assert plan["variants"] == fw_cellmap.fitting_variants(board) == plan["menu"]
     # Every firmware module but the ones a MicroPython board never imports.
-    never = ("virtual.py", "memstorage.py", "adafruitleds.py")
-    firmware = sorted(p.name[:-3] for p in (REPO / "firmware" / "sowlight_fw").glob("*.py") if p.name not in never)
-    assert sorted(t.split("/")[-1][:-4] for t in targets if t.startswith("/sowlight_fw/")) == firmware
-    for module in never:
-        assert "/sowlight_fw/%s.mpy" % module[:-3] not in targets
+    fw = REPO / "firmware" / "sowlight_fw"
+    firmware = sorted(p.relative_to(fw).as_posix()[:-3] for p in fw.rglob("*.py") if p.name != "virtual.py")
+    assert sorted(t[len("/sowlight_fw/"):-4] for t in targets if t.startswith("/sowlight_fw/")) == firmware
+    assert "/sowlight_fw/virtual.mpy" not in targets
     assert all(t.endswith(".mpy") for t in targets if t.startswith(("/sowlight_fw/", "/lib/")))
     assert "/lib/mancala/variants/oware.mpy" in targets
     assert "/lib/mancala/variants/hus.mpy" not in targets                # a 4-row game: not for this board

@@ -28,7 +28,7 @@ from sowlight import archive, boardview, link
 from sowlight.emuboard import EmuBoard, LinkTap, flashfs
 from sowlight.sync import sync
 from sowlight.virtual import Faults
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 from sowlight_fw.colours import ERROR, OFF
 
 import emuhands

@@ -13,7 +13,9 @@ from fakeload import load_fake
 
 import pytest
 
-from sowlight_fw import codec, config
+from sowlight_fw import config
+
+from sowlight_fw.link import codec
 from sowlight_fw.link import BoardLink
 from sowlight_fw.storage import MemoryStorage
 
@@ -160,7 +162,7 @@ def test_a_game_is_played_through_the_real_adapters_and_journalled(fake, name):
     assert [r["kind"] for r in recs[:1]] + [recs[-1]["kind"]] == ["start", "end"]
     assert [r["move"] for r in recs if r["kind"] == "move"] == c.game.moves_played()
     # The LED strip shows the controller's frame: each cell's LED in its role's colour.
-    from sowlight_fw.leds import scaled_palette
+    from sowlight_fw.hw.leds import scaled_palette
     pal = scaled_palette(c.brightness, a.board.brightness_cap255)
     data = fake.machine.world.bitstreams[-1][1]
     for cell, leds in enumerate(a.board.cell_leds):
@@ -458,8 +460,8 @@ def test_the_repl_flag_and_a_held_button_keep_the_app_from_starting(fake, tmp_pa
 def test_the_manifest_is_the_one_list_of_what_goes_on_a_board():
     from sowlight import deploy, firmware_image
     parts = firmware_image.manifest_parts()
-    never = {"virtual.py", "memstorage.py", "adafruitleds.py"}    # CPython, RAM storages, CircuitPython
-    files = sorted(p.name for p in (ROOT / "firmware" / "sowlight_fw").glob("*.py") if p.name not in never)
+    fw = ROOT / "firmware" / "sowlight_fw"
+    files = sorted(p.relative_to(fw).as_posix() for p in fw.rglob("*.py") if p.name != "virtual.py")   # (CPython's)
     packages = {name: (base, f) for name, base, f in parts["packages"]}
     assert sorted(packages["sowlight_fw"][1]) == files
     assert packages["mancala"] == (str(ROOT / "rules"), None)     # the whole rules core, every variant
@@ -468,7 +470,7 @@ def test_the_manifest_is_the_one_list_of_what_goes_on_a_board():
     # The .mpy deploy copies exactly the manifest's firmware modules and needs what it requires.
     plan = deploy.make_plan(*deploy.read_config(ROOT / "hardware" / "boards" / "2x6-stores.json"), "preset",
                             deploy.Target.REFERENCE, compile=False)
-    copied = sorted(i.target.rsplit("/", 1)[1] for i in plan.items if i.target.startswith("/sowlight_fw/"))
+    copied = sorted(i.target[len("/sowlight_fw/"):] for i in plan.items if i.target.startswith("/sowlight_fw/"))
     assert copied == files
     assert [d for d, _ in plan.deps] == ["neopixel"]
 
@@ -485,3 +487,17 @@ def test_get_state_says_what_the_leds_show_now(fake):
     (t, state), = link.replies(seq)
     assert t == "state" and state["lit"] == a.controller.lit()
     assert state["lit"], "the menu lights at least one cell"
+
+
+def test_the_laptops_board_view_maps_a_sunca_game_as_the_board_does(fake):
+    # Sunca's stores are at their owners' left: the board plays player 0's store on its second
+    # store cell.  The laptop draws the board from the hello with the same map (boardview).
+    from sowlight import boardview
+    a = make_app(fake, "2x7-stores")
+    c = a.boot(0)
+    assert c.command({"type": "new_game", "variant": "sunca"}, 0)["type"] == "ok"
+    pits = a.board.pits
+    n = c.game.n_pits
+    assert (c.gmap[n], c.gmap[n + 1]) == (pits + 1, pits)
+    hello = a.hello_payload()
+    assert boardview.board_cells(hello, boardview.game_of(c.state_message())) == list(c.gmap)

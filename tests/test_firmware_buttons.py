@@ -1,10 +1,10 @@
-"""The buttons (firmware/sowlight_fw/buttons.py): debounce, short presses, long press for the menu."""
+"""The buttons (firmware/sowlight_fw/hw/buttons.py): debounce, short presses, long press for the menu."""
 import importlib.util
 import json
 from pathlib import Path
 
 from sowlight_fw import config
-from sowlight_fw.buttons import ButtonLogic, Buttons
+from sowlight_fw.hw.buttons import ButtonLogic, Buttons
 
 ROOT = Path(__file__).resolve().parent.parent
 

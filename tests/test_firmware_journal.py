@@ -6,7 +6,8 @@ from fakeload import load_fake
 
 import pytest
 
-from sowlight_fw import codec, config, journal
+from sowlight_fw import config, journal
+from sowlight_fw.link import codec
 from sowlight_fw.controller import Controller
 from sowlight_fw.journal import Journal, JournalError
 from sowlight_fw.storage import FlashStorage, MemoryStorage

@@ -1,4 +1,4 @@
-"""The LED adapters (firmware/sowlight_fw/leds.py): colours, brightness cap, only changed frames.
+"""The LED adapters (firmware/sowlight_fw/hw/leds.py): colours, brightness cap, only changed frames.
 
 NeoPixelDriver runs against a stand-in for micropython-lib's neopixel module
 (tests/micropython/fakes); AdafruitDriver against the real Adafruit
@@ -14,7 +14,7 @@ import pytest
 
 from sowlight_fw import colours as C
 from sowlight_fw import config
-from sowlight_fw.leds import AdafruitDriver, NeoPixelDriver, Strip, scaled_palette
+from sowlight_fw.hw.leds import AdafruitDriver, NeoPixelDriver, Strip, scaled_palette
 
 ROOT = Path(__file__).resolve().parent.parent
 

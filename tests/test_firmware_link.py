@@ -1,4 +1,4 @@
-"""The board's side of the link (firmware/sowlight_fw/link.py) with the real app behind it.
+"""The board's side of the link (firmware/sowlight_fw/link/) with the real app behind it.
 
 - The host's own Link and sync (host/sowlight) against the real firmware App on CPython
   (the fake `machine` and `neopixel` of tests/micropython/fakes under the real adapters),
@@ -25,7 +25,8 @@ import serial
 from sowlight import link as host_link
 from sowlight.link import BoardError, Link, VersionMismatch
 from sowlight.sync import MemoryStore, sync
-from sowlight_fw import codec, config
+from sowlight_fw import config
+from sowlight_fw.link import codec
 from sowlight_fw.journal import Journal
 from sowlight_fw.link import BoardLink, UsbTransport
 from sowlight_fw.storage import MemoryStorage
@@ -763,7 +764,7 @@ def test_fuzzed_lines_never_break_the_board_link_and_each_is_counted_and_answere
 
 VM_SESSION = r"""
 import json
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 from sowlight_fw.link import BoardLink
 
 class Mem:
@@ -809,7 +810,8 @@ print(json.dumps({"out": m.out, "done": done, "replayed": link.replayed, "bad": 
 VM_APP = r"""
 import json
 import machine
-from sowlight_fw import codec, config
+from sowlight_fw import config
+from sowlight_fw.link import codec
 from sowlight_fw.app import App
 from sowlight_fw.link import BoardLink
 from sowlight_fw.storage import MemoryStorage

@@ -1,4 +1,4 @@
-"""Debouncing the pit sensors (firmware/sowlight_fw/observe.py), against its definition.
+"""Debouncing the pit sensors (firmware/sowlight_fw/follow/observe.py), against its definition.
 
 A cell's stable value is the last reading that held, scan after scan, for
 debounce_ms; a reading that changes before then is never stable.  The model
@@ -8,7 +8,7 @@ cell at once, looking only at the cells whose reading has not yet held.
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sowlight_fw.observe import UNKNOWN, Observer
+from sowlight_fw.follow.observe import UNKNOWN, Observer
 
 SCAN_MS = 20
 DEBOUNCE_MS = 60

@@ -1,4 +1,4 @@
-"""The pit sensor adapters (firmware/sowlight_fw/sensors.py) against simulated parts:
+"""The pit sensor adapters (firmware/sowlight_fw/hw/sensors.py) against simulated parts:
 CD74HC4067 multiplexers feeding the ADC, HX711s on a shared clock, digital pins."""
 import json
 from pathlib import Path
@@ -6,7 +6,8 @@ from fakeload import load_fake
 
 import pytest
 
-from sowlight_fw import config, sensors
+from sowlight_fw import config
+from sowlight_fw.hw import sensors
 
 ROOT = Path(__file__).resolve().parent.parent
 

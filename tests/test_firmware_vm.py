@@ -185,10 +185,11 @@ def test_the_adapters_work_on_micropython(micropython):
     out = vm(micropython, """
 import json
 import machine
-from sowlight_fw import config, sensors
+from sowlight_fw import config
+from sowlight_fw.hw import sensors
 from sowlight_fw import colours as C
-from sowlight_fw.leds import Strip, NeoPixelDriver
-from sowlight_fw.buttons import ButtonLogic
+from sowlight_fw.hw.leds import Strip, NeoPixelDriver
+from sowlight_fw.hw.buttons import ButtonLogic
 import hx711sim
 
 raw = json.load(open("/boards/2x6-stores.json"))
@@ -302,8 +303,8 @@ j2 = Journal(st)
 j2.open()
 gaps = j2.gaps
 c = Controller(config.check(json.load(open("/boards/2x6-stores.json"))))
-rare = c._rare()
-mended = j2.mend(lambda v, o, pos: rare.make(c, v, o, pos), c.variants)
+from sowlight_fw.controller import games
+mended = j2.mend(lambda v, o, pos: games.make(c, v, o, pos), c.variants)
 back = j2.records(1, 0, 100)[0]
 print(json.dumps([gaps, [[g, p, r is not None] for g, p, r in mended], back[9], len(back)]))
 """ % json.dumps(records))
@@ -317,20 +318,18 @@ print(json.dumps([gaps, [[g, p, r is not None] for g, p, r in mended], back[9], 
 def test_the_controllers_runtime_state_is_small(micropython):
     """What a game in progress keeps besides code: the controller's own state stays a few KB; the
     rest is the rules core's move history (for undo and repetition), which grows with the game."""
-    # The controller's parts (ctlrare, ctlmismatch) are imported before the measurement and kept
-    # (unloading off): their code is not its state; so is the journal's writing half, whose
-    # digest() a move record takes (the app has it loaded on a board).  The VM's collector is conservative: a stale
+    # The controller's modules and the journal are imported before the measurement: their code is
+    # not its state.  The VM's collector is conservative: a stale
     # word left where the measured code ran can keep a dead block alive (a copy of the game's
     # history: 17 KB more), and which block depends on the heap's layout.  So each figure is taken
     # with a few different small allocations ending the measured code, and the least counts.
     setup = """
 import json
-from sowlight_fw import config, unload
-import sowlight_fw.controller, sowlight_fw.follow, sowlight_fw.observe, sowlight_fw.ctlrare, sowlight_fw.ctlmismatch
+from sowlight_fw import config
+import sowlight_fw.controller, sowlight_fw.follow
 import sowlight_fw.journal
 import mancala, mancala.variants.oware
 import hands
-unload._BOARD = False
 board = config.check(json.load(open("/boards/2x6-stores.json")))
 """
     ends = ("x = [0] * 4\nx = None\n", "x = bytearray(64)\nx = None\n", "x = [0] * 4\nx = None\ny = bytearray(16)\ny = None\n")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from sowlight import boardconfig, drawings
+from sowlight_fw import cellmap
 from sowlight_fw import config as device
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,13 +146,13 @@ def test_fits():
 def test_stores_as_pits_cell_map():
     six = _board("2x6-stores")
     # Game cells 0..6 are player 0's seven pits, 7..13 player 1's: the stores (cells 12, 13) close each row.
-    assert device.cell_map(six, 2, 7, 0) == (0, 1, 2, 3, 4, 5, 12, 6, 7, 8, 9, 10, 11, 13)
-    assert device.cell_map(six, 2, 6, 1) == tuple(range(14))
-    assert device.cell_map(six, 2, 6, 0) == tuple(range(12))
+    assert cellmap.cell_map(six, 2, 7, 0) == (0, 1, 2, 3, 4, 5, 12, 6, 7, 8, 9, 10, 11, 13)
+    assert cellmap.cell_map(six, 2, 6, 1) == tuple(range(14))
+    assert cellmap.cell_map(six, 2, 6, 0) == tuple(range(12))
     # A game whose stores are at their owners' left (Sunca) gets the board's end stores swapped.
     seven = _board("2x7-stores")
-    assert device.cell_map(seven, 2, 7, 1) == tuple(range(16))
-    assert device.cell_map(seven, 2, 7, 1, True) == tuple(range(14)) + (15, 14)
+    assert cellmap.cell_map(seven, 2, 7, 1) == tuple(range(16))
+    assert cellmap.cell_map(seven, 2, 7, 1, True) == tuple(range(14)) + (15, 14)
 
 
 def _expand(board_text):

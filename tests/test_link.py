@@ -10,7 +10,7 @@ import serial
 
 from sowlight import link as link_mod, ports
 from sowlight.link import BoardError, Link, LinkClosed, LinkDown, NotABoard, VersionMismatch
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 
 from mockboard import BoardServer, MockBoard, Wire, WireOpener, random_games
 

@@ -9,7 +9,7 @@ from serial.tools import list_ports, list_ports_common
 
 from sowlight import cli
 from sowlight.archive import Archive
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 
 from mockboard import MockBoard, PtyBoard, random_games
 

@@ -20,7 +20,8 @@ import serial
 import mancala
 from sowlight import link, ports
 from sowlight.virtual import VirtualBoard, VirtualBoardError
-from sowlight_fw import codec, virtual
+from sowlight_fw import virtual
+from sowlight_fw.link import codec
 from sowlight_fw.storage import FileStorage, StorageFileError
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="pseudo-terminals are POSIX only")

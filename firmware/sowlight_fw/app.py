@@ -2,66 +2,42 @@
 
     main.py:   from sowlight_fw import app; app.main()
 
-Every SCAN_MS the loop reads the sensors, the buttons and the link, gives
-them to the controller, writes the journal records it made (before anything
-else: a record is on flash before the LEDs move on), sends its messages and
-shows its frame.  The hardware objects can be handed in, so tests and the
-virtual board run the same loop on fakes.
+main() reads and checks the config (a refused one is shown: badconfig.py),
+makes the App on the board's hardware and its link on the USB port, and runs
+the loop.  Every SCAN_MS the loop reads the sensors, the buttons and the link,
+gives them to the controller, writes the journal records it made (before
+anything else: a record is on flash before the LEDs move on), sends its
+messages and shows its frame.  The hardware objects can be handed in, so
+tests and the virtual board run the same loop on fakes.
 
-The link (sowlight_fw.link.BoardLink) keeps the session with the laptop: it
-hands each request to `request()` and sends the controller's messages while a
-host listens.  Request types the app does not know go to `handlers` (a virtual
-board adds "sim" there).
-
-A stock Pico runs this from .mpy files, whose code lives in the heap, so
-what runs rarely is in modules imported when needed and unloaded after
-(unload.py): what main() does before the loop (startup.py), the config's
-check (configcheck.py), a refused config (badconfig.py), the journal's
-reading half (boot, the laptop's sync: journalread.py), self-test and
-calibration (service.py).  `python bench/bench_heap.py` measures the heap
-(docs/architecture.md, "Memory on the board").
+The link (link.BoardLink) keeps the session with the laptop: it hands each
+request to `request()` and sends the controller's messages while a host
+listens.  Request types the app does not know go to `handlers` (a virtual
+board adds "sim" there).  Self-test and calibration are service.py's.
 """
 import gc
 import sys
 
-try:
-    from time import ticks_ms, ticks_diff, sleep_ms
-except ImportError:  # CPython (the virtual board)
-    import time as _time
-
-    def ticks_ms():
-        return int(_time.monotonic() * 1000)
-
-    def ticks_diff(a, b):
-        return a - b
-
-    def sleep_ms(ms):
-        _time.sleep(ms / 1000)
-
-from . import config
+from . import config, service
+from .hw.buttons import Buttons
 from .colours import ERROR
-from .journal import JournalError
-from .unload import unload
+from .controller import Controller, games
+from .journal import Journal, JournalError
+from .journal import requests as journal_requests
+from .hw.leds import Strip, NeoPixelDriver
+from .link import BoardLink, UsbTransport, codec
+from .hw.sensors import make as make_sensors
+from .storage import FlashStorage
+from .ticks import SCAN_MS, ticks_ms, ticks_diff, sleep_ms, asyncio, pause
 
 VERSION = "0.1.0"
 SW = "sowlight-fw " + VERSION
-SCAN_MS = 20        # a scan starts every SCAN_MS (start to start); one that runs longer is followed at once
 # The loop collects the garbage between scans once the scans since the last collection have
 # allocated this much: left to MicroPython, a collection comes when some scan finds the heap
 # full, inside it.  A scan allocates far less than the heap left free (at most 32 KB in
 # bench_firmware.py's games).
 _GC_AFTER = 16384   # 16 KB
 REPL_FLAG = "repl_once"
-
-
-def _asyncio():
-    # Imported when first needed: a board's loop (App.loop) does without it, and its classes
-    # would take a few KB of a stock Pico's heap; self-test and calibration are coroutines.
-    try:
-        import asyncio
-    except ImportError:  # older MicroPython
-        import uasyncio as asyncio
-    return asyncio
 
 
 class App:
@@ -73,23 +49,82 @@ class App:
 
     def __init__(self, board, machine=None, storage=None, link=None, strip=None, sensors=None, buttons=None,
                  settings=None, config_path=config.DEFAULT_PATH, virtual=False):
-        self._rare("init", board, machine, storage, link, strip, sensors, buttons, settings, config_path, virtual)
-
-    def _rare(self, name, *args):
-        """apprare.<name>(self, *args), with apprare.py loaded for the call only."""
-        from . import apprare
-        try:
-            return getattr(apprare, name)(self, *args)
-        finally:
-            unload("apprare")
+        """The hardware the config names, unless handed in."""
+        if machine is None:
+            import machine
+        self.board = board
+        self.machine = machine
+        self.config_path = config_path
+        if storage is None:
+            storage = FlashStorage()
+        self.journal = Journal(storage)
+        if strip is None:
+            strip = Strip(board, NeoPixelDriver(board.led_pin, board.led_count, board.led_order))
+        self.strip = strip
+        if sensors is None:
+            sensors = make_sensors(board, machine)
+        self.sensors = sensors
+        if buttons is None:
+            buttons = Buttons(board, machine)
+        self.buttons = buttons
+        self.link = link
+        self.handlers = {}         # request type -> fn(payload, now_ms) -> reply dict
+        self.virtual = virtual
+        self.settings = settings
+        self.controller = None
+        self.values = [None] * board.cells
+        self.pending = []          # journal records not yet on flash (flash full or failing)
+        self.now = 0               # the time of the scan in progress (ticks_ms)
+        self._reboot_to = None     # "app"/"repl": reset once the reply to `reboot` is out
+        self._time = None          # (host Unix time, ticks_ms then), from the host's hello
+        self.cal = None            # calibration readings so far
+        self.loops = 0
 
     # ----- start-up ----------------------------------------------------------------
 
     def boot(self, now=None):
-        return self._rare("boot", ticks_ms() if now is None else now)
+        """The journal opened (repaired), the controller made, the game in progress resumed,
+        the hello sent."""
+        now = ticks_ms() if now is None else now
+        self.now = now
+        repaired = self.journal.open()
+        c = Controller(self.board, clock=self.wall_clock, settings=self.settings,
+                       next_game=self.journal.next_game(), now_ms=now)
+        self.controller = c
+        for text in repaired:
+            c._log("warn", "journal: " + text)
+        if not getattr(self.sensors, "calibrated", True):
+            c._log("warn", "the sensors are not calibrated: run calibration from the menu")
+        mended = None
+        if self.journal.gaps:
+            # A damaged byte inside an earlier record: rebuild it from the records after it, or
+            # mark it lost -- before the game in progress is resumed from them.
+            mended = self.journal.mend(lambda v, o, pos: games.make(c, v, o, pos), c.variants)
+        cur = self.journal.current()
+        if cur is not None:
+            c.resume(cur[0], cur[1], now)
+        if mended:
+            c.fail(_mended_text(mended))
+        if self.link is not None:
+            self.link.start(self.hello_payload(), now)
+        return c
 
     def hello_payload(self):
-        return self._rare("hello_payload")
+        """The payload of the board's hello."""
+        b = self.board
+        try:
+            uid = "".join("%02x" % x for x in self.machine.unique_id())
+        except AttributeError:
+            uid = "0"
+        sensed = [c for c in range(b.cells) if b.cell_sensors[c] is not None]
+        c = self.controller
+        p = codec.hello(codec.BOARD, SW, board="%s-%s" % (b.id_prefix, uid),
+                        config={"geometry": {"rows": b.rows, "pits_per_row": b.pits_per_row, "stores": b.stores},
+                                "sensors": {"kind": b.sensor_kind, "cells": sensed}, "leds": b.led_count},
+                        variants=list(c.variants), game=c.game_no if c.game is not None else None)
+        if self.virtual:
+            p["virtual"] = True
+        return p
 
     def wall_clock(self):
         if self._time is None:
@@ -112,7 +147,6 @@ class App:
         if self.link is not None:
             self.link.poll(self.request, now)
         self.flush()
-        c.drop_parts()                  # what a button or a request loaded of the controller goes again
         self.strip.show(c.frame, c.brightness)
         self.loops += 1
         if self._reboot_to is not None:       # asked for: the reply to `reboot` is written now
@@ -154,36 +188,54 @@ class App:
         a dict with "type" ("ok", "state", "error", ...)."""
         if t == "hello" and "time" in p:
             self._time = (p["time"], ticks_ms())
-        try:
-            return self._rare("request", t, p, now)
-        finally:
-            self.controller.drop_parts()      # (what the request loaded of the controller)
+        c = self.controller
+        if t == "hello":
+            h = self.hello_payload()
+            if p.get("brief") is True:
+                # (1.2) the host asked for a short hello: who the board is, not what it has
+                del h["config"]
+                del h["variants"]
+                h["brief"] = True
+            h["type"] = "hello"
+            return h
+        handler = self.handlers.get(t)
+        if handler is not None:
+            return handler(p, now)
+        if t == "sim":
+            return {"type": "error", "code": "unsupported",
+                    "msg": "this board has real seeds: move them by hand ('sim' is for a virtual board)"}
+        if t == "journal_list" or t == "journal_get" or t == "journal_ack":
+            return journal_requests.request(self, t, p)
+        if t == "self_test":
+            return dict(self.self_test(), type="ok")
+        if t == "calibrate":
+            return self.calibrate(p.get("step"))
+        if t == "reboot":
+            self._reboot_to = p["to"]
+            return {"type": "ok"}
+        reply = c.command(dict(p, type=t), now)
+        if t == "get_state" and reply.get("type") == "state":
+            reply["lit"] = c.lit()      # what the LEDs show now: a host that just connected sees it at once
+        return reply
 
     def _reboot(self, to):
-        self._rare("reboot", to)
+        """The reply to `reboot` is out; reset (into the REPL once, if asked)."""
+        if to == "repl":
+            with open(REPL_FLAG, "w") as f:
+                f.write("1")
+        sleep_ms(100)
+        self.machine.reset()
 
-    # ----- self-test and calibration (sowlight_fw/service.py, loaded only while one runs) -----
+    # ----- self-test and calibration (service.py) -----------------------------------------
 
     def self_test(self, led_ms=40):
-        from . import service
-        try:
-            return service.self_test(self, led_ms)
-        finally:
-            unload("service")
+        return service.self_test(self, led_ms)
 
     def calibrate(self, step):
-        from . import service
-        try:
-            return service.calibrate(self, step)
-        finally:
-            unload("service")
+        return service.calibrate(self, step)
 
     async def service(self, which):
-        from . import service
-        try:
-            await service.run(self, which)
-        finally:
-            unload("service")
+        await service.run(self, which)
 
     # ----- the loop -------------------------------------------------------------------------------
 
@@ -200,7 +252,7 @@ class App:
             start = ticks_ms()
             self.step(start)
             if self.controller.service_request:
-                _asyncio().run(self.service(self.controller.service_request))
+                asyncio().run(self.service(self.controller.service_request))
             if gc.mem_alloc() - collected >= _GC_AFTER:
                 gc.collect()            # (between scans, not in one: see _GC_AFTER)
                 collected = gc.mem_alloc()
@@ -209,22 +261,78 @@ class App:
             wait = SCAN_MS - ticks_diff(ticks_ms(), start)
             sleep_ms(wait if wait > 0 else 0)
 
-    def run(self, loops=None):
+    async def run(self, loops=None):
         """The loop as a coroutine, `loops` scans (None: for good): the virtual board runs it
-        beside its own tasks (apprare.run: a board runs loop())."""
-        return self._rare("run", loops)
+        beside its own tasks (a board runs loop())."""
+        if self.controller is None:
+            self.boot()
+        n = 0
+        while loops is None or n < loops:
+            start = ticks_ms()
+            self.step(start)
+            if self.controller.service_request:
+                await self.service(self.controller.service_request)
+            n += 1
+            wait = max(0, SCAN_MS - ticks_diff(ticks_ms(), start))     # (start to start, as App.loop)
+            await pause(wait)
+
+
+def _mended_text(mended):
+    """What the board says (the error pattern, the link's `state` and `log`) of the damaged
+    records Journal.mend() found: never a game started over without a word."""
+    rebuilt = ["game %d ply %d" % (g, p) for g, p, rec in mended if rec is not None]
+    lost = ["game %d ply %d" % (g, p) for g, p, rec in mended if rec is None]
+    parts = []
+    if rebuilt:
+        parts.append("rebuilt from the records after it: " + ", ".join(rebuilt))
+    if lost:
+        parts.append("lost (the records after it are kept; its game is ended): " + ", ".join(lost))
+    return "journal: a damaged record, " + "; ".join(parts) + ". Sync the board, then press confirm"
 
 
 # ----- boot: main.py calls main() ---------------------------------------------------------------
 
-def start(config_path=config.DEFAULT_PATH, machine=None, cycles=None, transport=None):
-    """What main() does before the loop (startup.start(): the config read and checked, the App on
-    its hardware and its link); None when the app is not to run.  startup.py is loaded for it only."""
-    from . import startup
+def repl_requested():
+    """The flag `reboot {"to": "repl"}` leaves (used once), so the board stays at its REPL."""
+    import os
     try:
-        return startup.start(config_path, machine, cycles, transport)
-    finally:
-        unload("startup")
+        os.remove(REPL_FLAG)
+        return True
+    except OSError:
+        return False
+
+
+def start(config_path=config.DEFAULT_PATH, machine=None, cycles=None, transport=None):
+    """What main() does before the loop: the config read and checked, the App made on its hardware,
+    its link on `transport` (None: the USB port, when it can be polled).  None when the app is not
+    to run: the REPL was asked for, confirm is held, or the config is refused (shown with the error
+    pattern, `cycles` blinks; None: forever)."""
+    if machine is None:
+        import machine
+    if repl_requested():
+        print("sowlight: stopped at the REPL as asked; reset to start the app")
+        return None
+    try:
+        board = config.load(config_path)
+    except config.ConfigError as e:
+        from . import badconfig     # (only for a refused config: it reads the file's LED pins itself)
+        badconfig.show(str(e), config_path, machine, cycles)
+        return None
+    # The decoded JSON was for the check: the app reads the Board's attributes, and calibration
+    # reads the file again to save into it.
+    board.raw = None
+    app = App(board, machine, config_path=config_path)
+    if app.buttons.held("confirm"):
+        print("sowlight: confirm held at power-up: the app is not started (REPL)")
+        return None
+    if transport is None:
+        try:
+            transport = UsbTransport()      # Ctrl-C is data from here on, until close()
+        except (ImportError, OSError, AttributeError, TypeError, ValueError):
+            transport = None                # a port without a pollable stdin: play without a laptop
+    app.link = BoardLink(transport) if transport is not None else None
+    return app
+
 
 
 def main(config_path=config.DEFAULT_PATH, machine=None, cycles=None):

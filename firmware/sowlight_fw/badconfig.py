@@ -5,15 +5,9 @@ with a good config never loads it.  What can be trusted of the refused file
 (the LED chain's pin, count and colour order) lights every LED red at a low,
 fixed level, blinking; without even that, the Pico's own LED blinks.
 """
-try:
-    from time import sleep_ms
-except ImportError:  # CPython
-    import time as _time
-
-    def sleep_ms(ms):
-        _time.sleep(ms / 1000)
-
-from . import codec, config
+from . import config
+from .link import codec
+from .ticks import sleep_ms
 from .colours import ERROR
 
 
@@ -80,7 +74,7 @@ def _error_strip(raw, machine):
             and order in config.COLOUR_ORDERS):
         return None
     try:
-        from .leds import Strip, NeoPixelDriver
+        from .hw.leds import Strip, NeoPixelDriver
         # A low fixed level whatever the refused file says: its power budget is not to be trusted.
         return Strip(_ErrorBoard(count, 64), NeoPixelDriver(pin, count, order))
     except (ImportError, ValueError, OSError):

@@ -63,9 +63,5 @@ RGB = bytes((
 ROLE_NAMES = ("off", "lift", "lift", "lift", "lift", "hint", "drop", "trail", "relay", "take", "dest",
               "error", "need", "remove", "ready", "menu", "menu", "menu", "fault")
 
-
-def __getattr__(name):
-    if name == "PALETTE":
-        return tuple(tuple(RGB[i:i + 3]) for i in range(0, len(RGB), 3))
-    from .unload import missing
-    raise missing(__name__, name)
+# The palette as (r, g, b) tuples, by role (the web view draws with it).
+PALETTE = tuple(tuple(RGB[i:i + 3]) for i in range(0, len(RGB), 3))

@@ -1,4 +1,4 @@
-"""Self-test and calibration: the board's service modes (imported only when one is asked for).
+"""Self-test and calibration: the board's service modes.
 
 Self-test lights every LED in turn, reads every sensor and reports what looks
 broken; from the menu it then shows each cell's live reading on its LED
@@ -14,12 +14,8 @@ From the menu the LEDs guide it: every cell blue-violet (take everything out),
 confirm; every cell orange (put seeds in: CAL_SEEDS in each on load cells),
 confirm; undo cancels.  From the link: `calibrate` with step empty, full, save.
 """
-try:
-    from time import ticks_ms, sleep_ms
-except ImportError:  # CPython
-    from .app import ticks_ms, sleep_ms
-
 from . import config
+from .ticks import SCAN_MS, ticks_ms, sleep_ms, pause
 from .colours import DROP, NEED, REMOVE, READY, FAULT, OFF
 
 CAL_SEEDS = 10            # load-cell calibration: seeds put in every cell for the "full" step
@@ -126,7 +122,7 @@ def levels(b, empty, full):
     problems = []
     out = {}
     sensed = [b.cell_sensors[i] is not None for i in range(b.cells)]
-    least = config.MIN_COUNTS_PER_SEED if b.sensor_kind == "hx711" else config.MIN_SPAN   # (configcheck's)
+    least = config.MIN_COUNTS_PER_SEED if b.sensor_kind == "hx711" else config.MIN_SPAN
     if b.sensor_kind == "hx711":
         per = []
         for i in range(b.cells):
@@ -188,7 +184,6 @@ def save(app, cal):
 
 async def run(app, which):
     """A service mode chosen from the menu, driven by the buttons."""
-    from .app import _sleep, SCAN_MS
     c = app.controller
     c.service_request = None
 
@@ -202,7 +197,7 @@ async def run(app, which):
             if each is not None:
                 each(app)
             app.flush()
-            await _sleep(SCAN_MS)
+            await pause(SCAN_MS)
 
     if which == "self_test":
         report = self_test(app)["report"]

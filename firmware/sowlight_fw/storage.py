@@ -11,12 +11,14 @@ FlashStorage is a directory of the board's filesystem (littlefs on the Pico and
 ESP32 ports, any directory on CPython); MemoryStorage keeps files in RAM (the
 virtual board, tests); FileStorage is a MemoryStorage saved whole to one file
 after every change (the virtual board's `--journal FILE`).  Tests wrap any of
-them to cut the power at a chosen byte.  The two in RAM are memstorage.py's
-(a board keeps only this module loaded); they are read here as before.
+them to cut the power at a chosen byte.
 """
 import os
 
+from .crc import crc32
+
 _TMP = ".tmp"
+_MAGIC = b"sowlight-journal 1\n"    # FileStorage's first line
 
 
 class FlashStorage:
@@ -66,10 +68,165 @@ class FlashStorage:
         return st[0] * st[4]      # block size x blocks available
 
 
-def __getattr__(name):
-    # The storages in RAM (memstorage.py: the virtual board, tests), for whoever asks for them.
-    if name in ("MemoryStorage", "FileStorage", "StorageFileError"):
-        from . import memstorage
-        return getattr(memstorage, name)
-    from .unload import missing
-    raise missing(__name__, name)
+
+
+class MemoryStorage:
+    """Files in RAM; `capacity` bytes in blocks of `block` (littlefs gives each file whole blocks)."""
+
+    def __init__(self, capacity=1 << 20, block=4096):
+        self.files = {}
+        self.capacity = capacity
+        self.block = block
+
+    def names(self):
+        return list(self.files)
+
+    def read(self, name):
+        if name not in self.files:
+            raise OSError(2, "no such file: " + name)
+        return bytes(self.files[name])
+
+    def size(self, name):
+        return len(self.files[name])
+
+    def _blocks(self, n):
+        return (n + self.block - 1) // self.block
+
+    def used(self):
+        total = 0
+        for data in self.files.values():
+            total += self._blocks(len(data))
+        return total * self.block
+
+    def free(self):
+        return self.capacity - self.used()
+
+    def _room(self, name, extra):
+        have = len(self.files.get(name, b""))
+        need = (self._blocks(have + extra) - self._blocks(have)) * self.block
+        if need > self.free():
+            raise OSError(28, "no space left on the journal's storage")
+
+    def append(self, name, data):
+        self._room(name, len(data))
+        if name not in self.files:
+            self.files[name] = bytearray()
+        self.files[name] += data
+
+    def replace(self, name, data):
+        self._room(name + _TMP, len(data))
+        self.files[name + _TMP] = bytearray(data)
+        self.files[name] = self.files.pop(name + _TMP)
+
+    def remove(self, name):
+        if name not in self.files:
+            raise OSError(2, "no such file: " + name)
+        del self.files[name]
+
+
+class StorageFileError(ValueError):
+    """A FileStorage file that is not one, or is damaged: it is left as it is."""
+
+
+class FileStorage(MemoryStorage):
+    """The journal's files in RAM, saved to one file at `path` after every change.
+
+    The file is written beside (`path`.tmp) and renamed over the old one, so a
+    process killed at any moment leaves the old content or the new, never a
+    mix: every record whose append() returned is in the file.  Unlike
+    FlashStorage on a directory, it keeps a board's capacity (`capacity`
+    bytes in blocks), so the journal frees and fills space as on a board.
+
+    The file: a header line, then per journal file a line "<name> <size>
+    <crc32>" and its bytes and a newline, then "end <count>".
+    """
+
+    def __init__(self, path, capacity=1 << 20, block=4096):
+        MemoryStorage.__init__(self, capacity, block)
+        self.path = path
+        self.saves = 0
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return          # a new journal: the file is made on the first write
+        self.files = _unpack(data, path)
+
+    # Each change is made in RAM, then saved; if the save fails the change is
+    # undone, so RAM never holds what the file does not (the journal may retry).
+
+    def append(self, name, data):
+        self._change(name, MemoryStorage.append, data)
+
+    def replace(self, name, data):
+        self._change(name, MemoryStorage.replace, data)
+
+    def remove(self, name):
+        self._change(name, MemoryStorage.remove)
+
+    def _change(self, name, how, *data):
+        old = self.files.get(name)
+        if old is not None:
+            old = bytearray(old)
+        how(self, name, *data)
+        try:
+            self.save()
+        except OSError:
+            if old is None:
+                self.files.pop(name, None)
+            else:
+                self.files[name] = old
+            raise
+
+    def save(self):
+        """Write every file to `path` (all or nothing)."""
+        tmp = self.path + _TMP
+        with open(tmp, "wb") as f:
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), 0o600)    # a laptop's file: the games in it are its user's alone
+            f.write(_MAGIC)
+            names = sorted(self.files)
+            for name in names:
+                data = self.files[name]
+                f.write(("%s %d %08x\n" % (name, len(data), crc32(data))).encode())
+                f.write(data)
+                f.write(b"\n")
+            f.write(("end %d\n" % len(names)).encode())
+            f.flush()
+            if hasattr(os, "fsync"):
+                os.fsync(f.fileno())     # on disk before it replaces the old file (a power cut of the laptop)
+        rename = getattr(os, "replace", os.rename)   # os.rename will not replace a file on Windows
+        rename(tmp, self.path)
+        self.saves += 1
+
+
+def _unpack(data, path):
+    """The files held in a FileStorage file; StorageFileError when it is not one or is damaged."""
+    def bad(why):
+        return StorageFileError("%s is not a Sowlight journal file (%s): give another file, or move this one "
+                                "aside; it was not changed" % (path, why))
+    if not data.startswith(_MAGIC):
+        raise bad("it does not start with the journal's header")
+    files = {}
+    i = len(_MAGIC)
+    while True:
+        j = data.find(b"\n", i)
+        if j < 0:
+            raise bad("it ends before its last line")
+        try:
+            head = data[i:j].decode().split(" ")
+        except ValueError:        # UnicodeError: not text
+            raise bad("a damaged line at byte %d" % i)
+        if head[0] == "end" and len(head) == 2:
+            if head[1] != str(len(files)) or j + 1 != len(data):
+                raise bad("its end does not match its content")
+            return files
+        try:
+            name, size, crc = head[0], int(head[1]), int(head[2], 16)
+        except (IndexError, ValueError):
+            raise bad("a damaged line at byte %d" % i)
+        body = data[j + 1:j + 1 + size]
+        if len(body) != size or crc32(body) != crc or data[j + 1 + size:j + 2 + size] != b"\n":
+            raise bad("the content of %s is damaged" % name)
+        files[name] = bytearray(body)
+        i = j + 2 + size

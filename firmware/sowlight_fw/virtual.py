@@ -22,9 +22,9 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from .codec import BUTTONS
+from .link.codec import BUTTONS
 from .colours import OFF
-from .sensors import DEFAULT_EMPTY, DEFAULT_COVERED, DEFAULT_COUNTS_PER_SEED
+from .hw.calibration import DEFAULT_EMPTY, DEFAULT_COVERED, DEFAULT_COUNTS_PER_SEED
 
 BAG = const(1000)        # seeds in the bag at power-up: more than any game on any preset needs
 

@@ -22,6 +22,8 @@ import time
 
 import mancala
 from mancala.trace import Step
+from sowlight_fw import cellmap as fw_cellmap
+from sowlight_fw.journal import move_tuple as _tuplify
 from sowlight_fw import config as fw_config
 
 from . import link as _link
@@ -44,7 +46,7 @@ class RealSeeds(BoardViewError):
 # ----- cells -------------------------------------------------------------------------------------------
 
 class _Shape:
-    """What sowlight_fw.config.cell_map reads of a board, from the summary in its hello."""
+    """What sowlight_fw.cellmap reads of a board, from the summary in its hello."""
 
     def __init__(self, hello):
         cfg = hello.get("config") or {}
@@ -62,24 +64,13 @@ class _Shape:
 
 
 def board_cells(hello, game):
-    """The board cell of each of the game's cells (pits, then stores); -1 where none.
-
-    The same map as the board's controller makes (sowlight_fw.config.cell_map,
-    and captures into the board's stores when the game does not sow them)."""
+    """The board cell of each of the game's cells (pits, then stores); -1 where none: the map
+    the board's controller follows the game with (sowlight_fw.cellmap.game_cells)."""
     b = _Shape(hello)
-    cm = fw_config.cell_map(b, game.rows, game.pits_per_row, game.stores_sown, game.stores_at_left)
-    if cm is None:
+    cells = fw_cellmap.game_cells(b, game)
+    if cells is None:
         raise BoardViewError("%s does not fit this board (%dx%d)" % (game.title, b.rows, b.pits_per_row))
-    n = game.n_pits
-    out = [-1] * (n + game.players)
-    for i in range(n):
-        out[i] = cm[i]
-    for p in range(game.players):
-        if game.stores_sown:
-            out[n + p] = cm[n + p]
-        elif b.stores == 2 and b.pits == n and p < 2:
-            out[n + p] = b.pits + p
-    return out
+    return list(cells)
 
 
 def game_of(state):
@@ -88,10 +79,6 @@ def game_of(state):
     stores = pos.get("stores") or None
     return mancala.Game(state["variant"], pits=list(pos["pits"]), stores=stores, to_move=pos.get("to_move", 0),
                         **dict(state.get("options") or {}))
-
-
-def _tuplify(move):
-    return tuple(_tuplify(x) for x in move) if isinstance(move, list) else move
 
 
 def replay(records, start=None):
@@ -428,7 +415,7 @@ class Connection:
 def preset_for(variant, boards=None):
     """The smallest board preset that plays `variant` as built (else with its stores as pits)."""
     from . import hardware_cli
-    from sowlight_fw.ctlrare import fitting_variants
+    from sowlight_fw.cellmap import fitting_variants
     info = mancala.variant_info(variant)       # UnknownVariantError names the close matches
     directory = hardware_cli.boards_dir(boards)
     fallback = None
@@ -439,7 +426,7 @@ def preset_for(variant, boards=None):
             continue
         if not fitting_variants(b, [info["id"]]):
             continue
-        if fw_config.fit(b, info["rows"], info["pits_per_row"], info["stores_sown"]) == "exact":
+        if fw_cellmap.fit(b, info["rows"], info["pits_per_row"], info["stores_sown"]) == "exact":
             return name
         fallback = fallback or name
     if fallback is None:

@@ -7,7 +7,7 @@ What goes on the board (docs/firmware.md, "Flashing"):
 
     /main.py                 firmware/main.py (a board runs main.py by name: never compiled)
     /board.json              the config, checked first (sowlight.boardconfig)
-    /sowlight_fw/*.mpy       firmware/sowlight_fw, but virtual.py, memstorage.py and adafruitleds.py (never imported on a MicroPython board)
+    /sowlight_fw/**/*.mpy    firmware/sowlight_fw as firmware/manifest.py lists it (all but virtual.py)
     /lib/mancala/*.mpy       the rules core, and of rules/mancala/variants only the modules of the
                              variants the board will play (with the modules they import); the
                              catalog is narrowed to those, so the board's menu lists what it has
@@ -41,7 +41,7 @@ import serial
 import mancala
 import sowlight_fw
 from sowlight_fw import app as _fw_app
-from sowlight_fw import ctlrare as _fw_ctlrare
+from sowlight_fw import cellmap as _fw_cellmap
 
 from . import boardconfig, firmware_image, link, ports
 
@@ -224,7 +224,7 @@ def choose_variants(board, wanted=None):
 
     wanted: None -> every variant that fits the board; "all" -> every playable
     variant; or a list of names (any alias), each of which must fit."""
-    fitting = _fw_ctlrare.fitting_variants(board)
+    fitting = _fw_cellmap.fitting_variants(board)
     if wanted is None:
         return list(fitting), list(fitting)
     if wanted == "all":

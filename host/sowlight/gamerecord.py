@@ -25,6 +25,8 @@ import uuid as _uuid
 
 import mancala
 
+from sowlight_fw.journal import move_json as move_to_json   # a move as JSON holds it: the board's rule
+
 from . import harmless
 
 FORMAT = "sowlight-games"
@@ -52,13 +54,6 @@ class RecordError(ValueError):
 
 
 # -- moves and traces as JSON --------------------------------------------------
-
-def move_to_json(move):
-    """A rules-core move as JSON: an int stays an int, a tuple becomes a list."""
-    if isinstance(move, tuple):
-        return [move_to_json(m) for m in move]
-    return move
-
 
 def move_from_json(value):
     """The rules-core move of a JSON value (lists become tuples)."""

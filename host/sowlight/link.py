@@ -8,7 +8,7 @@
 
 docs/protocol.md ("The session", "Requests and replies", "Liveness",
 "Resynchronisation", "Host link") is the specification; this module is its
-host side, on top of the shared codec (sowlight_fw.codec).
+host side, on top of the shared codec (sowlight_fw.link.codec).
 
 Threads.  A pyserial ReaderThread per connection feeds a codec.Decoder and
 hands replies to the waiting request, events to the event queue.  Requests
@@ -30,7 +30,7 @@ import time
 import serial
 import serial.threaded
 
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 
 try:
     from importlib.metadata import version as _version

@@ -13,7 +13,7 @@ import argparse
 import re
 import sys
 
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 from sowlight_fw import config as fw_config
 
 from . import archive, harmless, link, paths, ports, progress

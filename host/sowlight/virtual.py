@@ -207,7 +207,7 @@ class VirtualBoard(LocalBoard):
     journal   a file that keeps the journal (and the board's id) between runs; None: memory
     drop, corrupt, seed   faults on the wire (see Faults)
     boards    where the presets are (default: hardware/boards of this checkout, $SOWLIGHT_BOARDS)
-    settings  controller settings (sowlight_fw.ctlrare.DEFAULTS), as a board's would be
+    settings  controller settings (sowlight_fw.controller.settings.DEFAULTS), as a board's would be
     """
 
     def __init__(self, preset="2x6-stores", variant=None, journal=None, options=None, drop=0.0, corrupt=0.0,

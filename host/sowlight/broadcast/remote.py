@@ -31,7 +31,7 @@ import uuid
 
 import mancala
 
-from sowlight_fw.controller import _jsonable
+from sowlight_fw.journal import move_json as _jsonable
 
 from .. import harmless
 from ..boardview import _tuplify, replay

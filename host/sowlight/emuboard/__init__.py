@@ -40,7 +40,7 @@ import threading
 import time
 from pathlib import Path
 
-from sowlight_fw import codec
+from sowlight_fw.link import codec
 from sowlight_fw import config as fw_config
 from sowlight_fw import virtual as fw_virtual
 
@@ -301,7 +301,7 @@ class FrameDecoder:
     every LED of it (the last such level tried first)."""
 
     def __init__(self, board):
-        from sowlight_fw.leds import scaled_palette, _CHANNEL
+        from sowlight_fw.hw.leds import scaled_palette, _CHANNEL
         self.bpp = board.led_bpp
         self.count = board.led_count
         self.order = [_CHANNEL.get(ch) for ch in board.led_order]

@@ -208,7 +208,7 @@ class Hands:
         # A move the press ended is played over the next few scans, as one the sensors saw end,
         # and the lights move on then: a player sees them change before going on.
         end = self.now + self.patience_ms
-        while self.now < end and self.c._due:
+        while self.now < end and self.c.jobs.moving():
             self.wait(self.scan_ms)
 
     def _act(self, cell, change):

@@ -1,0 +1,92 @@
+"""HX711Bank: a load cell and an HX711 under every cell (sensors.py has the interface).
+
+The HX711s' clocks are on one shared pin, so every cell is read in the same
+24 clock pulses; a reading is a number of seeds, from the calibrated tare and
+counts per seed.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from .calibration import DEFAULT_COUNTS_PER_SEED, calibration
+
+_UNKNOWN = const(-1)   # (sensors.UNKNOWN)
+
+
+class HX711Bank:
+    kind = "counting"
+
+    def __init__(self, board, machine):
+        Pin = machine.Pin
+        self.machine = machine
+        self.cells = board.cells
+        self.sck = Pin(board.hx711_sck, Pin.OUT, value=0)
+        self.douts = []
+        for c in range(board.cells):
+            p = board.cell_sensors[c]
+            self.douts.append(Pin(p, Pin.IN) if p is not None else None)
+        # 24 data pulses, then 1 more for channel A gain 128, or 3 for gain 64.
+        self.extra = 1 if board.hx711_gain == 128 else 3
+        self.calibrated = bool(board.calibration and board.calibration.get("counts_per_seed"))
+        self.offset = calibration(board, "offset", 0)
+        self.per_seed = calibration(board, "counts_per_seed", DEFAULT_COUNTS_PER_SEED)
+        self.raw = [0] * self.cells
+        self.unsure = 0.3     # a weight further than this from a whole number of seeds is not a count
+
+    def ready(self):
+        for d in self.douts:
+            if d is not None and d.value():
+                return False
+        return True
+
+    def read_raw(self, raw):
+        """Clock out one 24-bit reading from every HX711 at once; None if they are not all ready."""
+        if not self.ready():
+            return None
+        douts = self.douts
+        n = self.cells
+        for c in range(n):
+            raw[c] = 0
+        sck = self.sck
+        m = self.machine
+        for _ in range(24):
+            # SCK must not stay high for 60 us or the HX711 powers down: no interrupt in between.
+            irq = m.disable_irq()
+            sck.value(1)
+            sck.value(0)
+            m.enable_irq(irq)
+            # DOUT holds the bit from the rising edge to the next one: read it at leisure.
+            for c in range(n):
+                d = douts[c]
+                if d is not None:
+                    raw[c] = (raw[c] << 1) | d.value()
+        for _ in range(self.extra):
+            irq = m.disable_irq()
+            sck.value(1)
+            sck.value(0)
+            m.enable_irq(irq)
+        for c in range(n):
+            if raw[c] & 0x800000:           # two's complement, 24 bits
+                raw[c] -= 0x1000000
+        return raw
+
+    def read(self, values):
+        raw = self.read_raw(self.raw)
+        if raw is None:
+            return None                      # a conversion is not ready yet: keep the last values
+        for c in range(self.cells):
+            if self.douts[c] is None:
+                values[c] = None
+                continue
+            seeds = (raw[c] - self.offset[c]) / self.per_seed[c]
+            n = int(seeds + 0.5) if seeds > 0 else -int(-seeds + 0.5)
+            if n < 0 or abs(seeds - n) > self.unsure:
+                values[c] = _UNKNOWN          # a hand pressing or lifting, or a seed still rolling
+            else:
+                values[c] = n
+        return values
+
+    def power_down(self):
+        self.sck.value(1)     # held high over 60 us: every HX711 sleeps

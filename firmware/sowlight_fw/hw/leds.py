@@ -1,0 +1,150 @@
+"""The LED strip: the controller's frame of colour roles, lit under the pits.
+
+    strip = Strip(board, NeoPixelDriver(board.led_pin, board.led_count, board.led_order))
+    strip.show(controller.frame, controller.brightness)     # writes only when something changed
+
+Every colour is scaled by the brightness level (0-255) and by the config's
+brightness cap, so no frame can draw more current than the power check of the
+config allowed.  A frame equal to the last one written is not written again
+(the LED data line is the board's noisiest wire, and a write costs ~30 us per LED).
+
+Two drivers, one small interface (palette, paint, flush):
+- NeoPixelDriver: MicroPython's `neopixel` module (micropython-lib; firmware/
+  manifest.py and package.json install it), writing the strip's bytes directly;
+- AdafruitDriver: the Adafruit CircuitPython NeoPixel library, on CircuitPython
+  boards or on a Raspberry Pi through Blinka (which can run this app on CPython).
+  It imports that library only when made, so a MicroPython board never needs it.
+"""
+from ..colours import RGB, OFF, N_ROLES
+
+_CHANNEL = {"R": 0, "G": 1, "B": 2}
+
+
+def scaled_palette(level, cap255):
+    """Every role's (r, g, b), scaled by level/255 and the cap (cap255/255)."""
+    k = level * cap255
+    out = []
+    for i in range(0, len(RGB), 3):
+        out.append((RGB[i] * k // 65025, RGB[i + 1] * k // 65025, RGB[i + 2] * k // 65025))
+    return out
+
+
+class NeoPixelDriver:
+    """MicroPython: the `neopixel` module's buffer, filled in the strip's own byte order."""
+
+    def __init__(self, pin, count, order="GRB"):
+        import machine
+        import neopixel
+        self.bpp = len(order)
+        self.order = order
+        self.np = neopixel.NeoPixel(machine.Pin(pin, machine.Pin.OUT), count, bpp=self.bpp)
+        self.buf = self.np.buf
+        self.table = bytearray(N_ROLES * self.bpp)
+
+    def palette(self, colours):
+        t = self.table
+        bpp = self.bpp
+        for k in range(len(colours)):
+            rgb = colours[k]
+            for i in range(bpp):
+                ch = self.order[i]
+                t[k * bpp + i] = rgb[_CHANNEL[ch]] if ch in _CHANNEL else 0   # W stays dark
+        return t
+
+    def paint(self, led, role):
+        bpp = self.bpp
+        buf = self.buf
+        t = self.table
+        a = led * bpp
+        b = role * bpp
+        for i in range(bpp):
+            buf[a + i] = t[b + i]
+
+    def flush(self):
+        self.np.write()
+
+
+class Strip:
+    def __init__(self, board, driver):
+        self.driver = driver
+        self.count = board.led_count
+        self.cell_leds = board.cell_leds
+        self.cap255 = board.brightness_cap255
+        self.cells = board.cells
+        self._last = bytearray(b"\xff" * self.cells)   # nothing written yet
+        self._level = -1
+        self.writes = 0
+
+    def _palette(self, level):
+        if level != self._level:
+            self.driver.palette(scaled_palette(level, self.cap255))
+            self._level = level
+            for c in range(self.cells):
+                self._last[c] = 0xFF      # every cell must be painted again
+            return True
+        return False
+
+    def show(self, frame, level=255):
+        """Light each cell with its role; write the strip only if a cell changed.  True if written."""
+        self._palette(level)
+        last = self._last
+        d = self.driver
+        changed = False
+        for c in range(self.cells):
+            r = frame[c]
+            if r != last[c]:
+                last[c] = r
+                for led in self.cell_leds[c]:
+                    d.paint(led, r)
+                changed = True
+        if changed:
+            d.flush()
+            self.writes += 1
+        return changed
+
+    def light(self, leds, role, level=255):
+        """Light only the given LED indices with one role (self-test, error pattern)."""
+        self._palette(level)
+        d = self.driver
+        for i in range(self.count):
+            d.paint(i, OFF)
+        for i in leds:
+            d.paint(i, role)
+        d.flush()
+        self.writes += 1
+        for c in range(self.cells):
+            self._last[c] = 0xFF
+
+    def off(self):
+        self.light((), OFF)
+
+
+class AdafruitDriver:
+    """CircuitPython / Blinka: adafruit-circuitpython-neopixel, which orders the bytes itself."""
+
+    def __init__(self, pin, count, order="GRB"):
+        import neopixel
+        if isinstance(pin, int):
+            pin = _board_pin(pin)
+        self.bpp = len(order)
+        self.px = neopixel.NeoPixel(pin, count, bpp=self.bpp, brightness=1.0, auto_write=False, pixel_order=order)
+        self.colours = []
+
+    def palette(self, colours):
+        self.colours = [c + (0,) if self.bpp == 4 else c for c in colours]
+        return self.colours
+
+    def paint(self, led, role):
+        self.px[led] = self.colours[role]
+
+    def flush(self):
+        self.px.show()
+
+
+def _board_pin(n):
+    import board
+    for name in ("GP%d" % n, "D%d" % n, "IO%d" % n):
+        pin = getattr(board, name, None)
+        if pin is not None:
+            return pin
+    raise ValueError("this board has no pin GP%d / D%d for the LEDs: give the pin object instead" % (n, n))

@@ -1,0 +1,232 @@
+"""The journal on the board's storage: one file per game, appended to, repaired at boot.
+
+records.py has a record's bytes and why a power cut loses at most the record
+being written.  open() reads every game file at boot: a record whose mark,
+length or CRC is wrong is dropped and the file rewritten with the intact ones
+(through a temporary file and a rename, storage.py); plies missing between
+intact records go to `gaps` for mend() (mend.py).  Nothing is deleted until
+the laptop has acknowledged it (`synced` = `last`) and the game is over; when
+space runs low the oldest such games go first, and the newest game's file
+always stays (its number keeps game numbers from being reused).
+"""
+import json
+
+from .records import (JournalError, MAGIC, START, END, SYNC, PREFIX, SUFFIX, RESERVE, _CODES, HEAD,
+                      written, file_name, parse, intact, decode, _frame)
+from . import mend as _mend
+
+
+class GameInfo:
+    """What the journal knows of one game without keeping its records in memory."""
+
+    def __init__(self, game):
+        self.game = game
+        self.variant = None
+        self.last = -1       # highest ply recorded
+        self.synced = -1     # highest ply the laptop acknowledged
+        self.over = False    # the game's last record is an `end`
+        self.records = 0
+
+
+class Journal:
+    def __init__(self, storage, reserve=RESERVE):
+        self.storage = storage
+        self.reserve = reserve
+        self.games = {}          # game number -> GameInfo
+        self.repaired = []       # what open() had to fix, for the log
+        self.gaps = {}           # game -> plies no intact record holds (open() finds them, mend() fills them)
+
+    # ----- boot ------------------------------------------------------------------
+
+    def open(self):
+        """Read every game file, repair torn or damaged ones; the repairs made.  Plies missing
+        between intact records (a damaged byte, not a torn end) go to self.gaps ({game: [ply, ...]})
+        for mend() to fill."""
+        st = self.storage
+        self.games = {}
+        self.repaired = []
+        self.gaps = {}
+        names = st.names()
+        for name in names:
+            if name.endswith(".tmp"):
+                # A repair cut short: the file it was for is still intact.
+                st.remove(name)
+        for name in names:
+            if not (name.startswith(PREFIX) and name.endswith(SUFFIX)):
+                continue
+            try:
+                game = int(name[len(PREFIX):-len(SUFFIX)])
+            except ValueError:
+                continue
+            self._load(game, name)
+        return self.repaired
+
+    def _load(self, game, name):
+        data = self.storage.read(name)
+        info = GameInfo(game)
+        keep = []
+        i = 0
+        dropped = 0
+        held = bytearray((len(data) >> 4) + 1)    # a bit per ply seen (a record is at least 14 bytes)
+        while i < len(data):
+            r = parse(data, i)
+            if r is None or r[1] != game:
+                dropped += 1
+                i += 1
+                # Skip to the next possible record start.
+                while i < len(data) and data[i] != MAGIC:
+                    i += 1
+                continue
+            kind, _, ply, a, b, nxt = r
+            keep.append((i, nxt))
+            i = nxt
+            if kind != SYNC:
+                if ply < len(held) << 3 and held[ply >> 3] & (1 << (ply & 7)):
+                    continue         # the second copy of a start or setpos
+                if ply < len(held) << 3:
+                    held[ply >> 3] |= 1 << (ply & 7)
+            self._note(info, kind, ply, data[a:b])
+        # Plies up to the last one recorded or acknowledged that no intact record holds: a damaged
+        # record inside the file (a torn end is the last record only, never acknowledged), or one
+        # whose damaged bytes an earlier boot dropped before it could fill the gap.
+        top = max(info.last, info.synced)
+        gaps = [p for p in range(min(top + 1, len(held) << 3)) if not held[p >> 3] & (1 << (p & 7))]
+        if gaps:
+            self.gaps[game] = gaps
+        if dropped:
+            good = b"".join(data[s:e] for s, e in keep)
+            self.storage.replace(name, good)
+            self.repaired.append("game %d: dropped %d damaged bytes (%s), kept %d records"
+                              % (game, len(data) - len(good),
+                                 "a torn record" if not gaps else "ply %s" % ", ".join(str(p) for p in gaps),
+                                 len(keep)))
+        if keep:
+            self.games[game] = info
+        else:
+            self.storage.remove(name)
+
+    def _note(self, info, kind, ply, payload):
+        if kind == SYNC:
+            if ply > info.synced:
+                info.synced = ply
+            return
+        info.records += 1
+        if ply > info.last:
+            info.last = ply
+        info.over = kind == END
+        if kind == START:
+            try:
+                info.variant = json.loads(bytes(payload)).get("variant")
+            except ValueError:
+                pass
+
+    def mend(self, make, variants):
+        """Fill the gaps open() found: each missing record rebuilt from the records after it, or
+        a `lost` record in its place (mend.py).  `make(variant,
+        options, pos)` makes a game of the rules core; `variants`: those to try for a lost start.
+        Returns [(game, ply, record or None when lost)]."""
+        return _mend.mend(self, make, variants)
+
+    def next_game(self):
+        """The number for a new game: never one used before (the newest file is always kept)."""
+        return max(self.games) + 1 if self.games else 1
+
+    def current(self):
+        """(game, records) of the newest game if it is not over, for the controller to resume; else None."""
+        if not self.games:
+            return None
+        game = max(self.games)
+        if self.games[game].over:
+            return None
+        return game, self.records(game, 0, 1 << 16)[0]
+
+    # ----- writing -----------------------------------------------------------------
+
+    def append(self, rec):
+        """Write one record of the controller's (checks that plies follow on)."""
+        game = rec["game"]
+        ply = rec["ply"]
+        info = self.games.get(game)
+        if info is None:
+            if rec["kind"] != "start" or ply != 0:
+                raise JournalError("internal", "game %d has no start record, so it cannot take a %s at ply %d" % (
+                    game, rec["kind"], ply))
+            info = GameInfo(game)
+        elif ply != info.last + 1:
+            raise JournalError("internal", "game %d: ply %d follows ply %d" % (game, ply, info.last))
+        data = written(rec)
+        self._write(file_name(game), data)
+        self.games[game] = info
+        n = data[2] | (data[3] << 8)      # the payload's length (of the first copy)
+        self._note(info, _CODES[rec["kind"]], ply, data[HEAD:HEAD + n])
+        return len(data)
+
+    def _write(self, name, data):
+        if self.storage.free() < self.reserve + len(data):
+            self.reclaim(self.reserve + len(data))
+        try:
+            self.storage.append(name, data)
+        except OSError:
+            if not self.reclaim(1 << 30):
+                raise JournalError("storage", "the journal is full and every game on it still waits for the laptop: "
+                                              "connect the board to sync")
+            try:
+                self.storage.append(name, data)
+            except OSError as e:
+                raise JournalError("storage", "the journal cannot be written (%s)" % e)
+
+    def reclaim(self, need):
+        """Delete the oldest games the laptop has stored until `need` bytes are free; return them."""
+        gone = []
+        newest = max(self.games) if self.games else -1
+        for game in sorted(self.games):
+            if self.storage.free() >= need:
+                break
+            info = self.games[game]
+            if game == newest or not info.over or info.synced < info.last:
+                continue
+            self.storage.remove(file_name(game))
+            del self.games[game]
+            gone.append(game)
+        return gone
+
+    def list_games(self):
+        """Every game's listing (the `journal` reply's entries), oldest first."""
+        return [_listing(self.games[g]) for g in sorted(self.games)]
+
+    def records(self, game, first, most=50):
+        """(records, more): up to `most` records of `game` from ply `first`."""
+        if game not in self.games:
+            raise JournalError("no_such_game", "the journal has no game %d" % game)
+        data = self.storage.read(file_name(game))
+        out = []
+        more = False
+        seen = -1
+        for _, r in intact(data):
+            kind, _, ply, a, b, _ = r
+            if kind == SYNC or ply < first or ply <= seen:     # (ply <= seen: a second copy)
+                continue
+            seen = ply
+            if len(out) >= most:
+                more = True
+                break
+            out.append(decode(kind, ply, memoryview(data)[a:b]))
+        return out, more
+
+    def ack(self, game, upto):
+        """The laptop has stored every record of `game` up to ply `upto` (a `synced`
+        mark is written); returns the new synced ply."""
+        info = self.games.get(game)
+        if info is None:
+            raise JournalError("no_such_game", "the journal has no game %d" % game)
+        if upto > info.last:
+            raise JournalError("ack_ahead", "game %d has records up to ply %d only, not %d" % (game, info.last, upto))
+        if upto > info.synced:
+            self._write(file_name(game), _frame(SYNC, game, upto, b""))
+            info.synced = upto
+        return info.synced
+
+
+def _listing(info):
+    return {"game": info.game, "variant": info.variant or "", "first": 0, "last": max(info.last, 0),
+            "synced": info.synced, "over": info.over}

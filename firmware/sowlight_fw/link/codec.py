@@ -1,0 +1,1003 @@
+"""The wire codec of the board <-> laptop link: frames, message table, sequence numbers.
+
+One frame is one ASCII line (docs/protocol.md has the full specification):
+
+    @<seq> <type> <payload> <crc>\\n
+
+- seq: 4 lowercase hex digits, the sender's frame counter (mod 2**16);
+- type: the message type, 1-16 characters from a-z and "_";
+- payload: a JSON object in canonical form (keys sorted, no spaces, ASCII only);
+- crc: 8 lowercase hex digits, the CRC-32 of every byte before the space that
+  precedes it (from "@" to the end of the payload).
+
+This module is the only implementation: the firmware (MicroPython) and the
+laptop companion (CPython) both import it, so both ends produce identical
+bytes.  It does no I/O; the link layer feeds it bytes and writes what it
+returns.
+
+ERRORS lists the `code`s of the link's "error" message with what each means
+(docs/protocol.md says who sends each one and what the receiver does about it).
+"""
+import json
+import sys
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from ..crc import crc32
+
+# ----- limits and constants ------------------------------------------------
+
+PROTO_MAJOR = const(1)    # a different major version is refused
+PROTO_MINOR = const(2)    # minor versions only add optional fields and message types
+
+MAX_FRAME = const(4096)   # bytes in a frame, "@" to "\n" inclusive
+CHUNK = const(63)         # bytes per write on USB CDC (never a multiple of 64)
+SEQ_MOD = const(0x10000)  # sequence numbers count modulo this
+_SEQ_HALF = const(0x8000)
+_MAX_TYPE = const(16)     # longest message type name
+_MAX_DEPTH = const(16)    # deepest nesting of lists/objects a payload may have
+_MAX_DETAIL = const(160)  # longest error text put into an answer
+_MAX_CACHED = const(16)   # longest string kept in the quoted-string cache
+_CACHE_SIZE = const(96)   # strings kept there at most
+_MIN_FRAME = const(19)    # "@0000 t {} 00000000", the shortest frame, newline excluded
+
+# Why a line was refused (keys of Decoder.errors).
+CHECKSUM = "checksum"          # CRC-32 does not match: the line was damaged
+TOO_LONG = "too_long"          # longer than MAX_FRAME: dropped up to the next newline
+MALFORMED = "malformed"        # not the frame grammar, or the payload is not JSON
+UNKNOWN_TYPE = "unknown_type"  # intact frame of a type this side does not accept
+BAD_PAYLOAD = "bad_payload"    # intact frame whose payload misses or mistypes a field
+NOISE = "noise"                # a line that does not start with "@" (REPL output, banners)
+REASONS = (CHECKSUM, TOO_LONG, MALFORMED, UNKNOWN_TYPE, BAD_PAYLOAD, NOISE)
+
+# Results of SeqTracker.check().
+IN_ORDER = const(0)   # the next frame (or the first one seen)
+DUPLICATE = const(1)  # the same seq as the last frame: a repeat, do not act on it twice
+GAP = const(2)        # frames were lost in between: act on it, then ask for a resync
+BEHIND = const(3)     # older than the last frame: the peer restarted; act and resync
+
+BOARD = "board"
+HOST = "host"
+
+BUTTONS = ("confirm", "undo", "hint", "menu")                          # `press`, `sim` act press
+SIM_ACTS = ("lift", "drop", "take", "add", "remove", "press", "seeds")  # what `sim` can do to seeds
+
+# ----- errors --------------------------------------------------------------
+
+
+# The `code` of the link's "error" message, with what each means.
+ERRORS = {
+    # the link
+    "bad_frame": "an intact frame (checksum right) that is not well formed",
+    "unknown_type": "a message type this side does not know or does not accept from that sender",
+    "bad_payload": "a required field is missing or has the wrong type or value",
+    "version": "the peer's protocol major version differs; the session is refused",
+    "no_hello": "a request came before a compatible hello",
+    "busy": "a new request came while another one was still being carried out",
+    # commands
+    "bad_variant": "the board does not have this variant",
+    "bad_option": "an option is unknown to the variant or has a value it does not allow",
+    "bad_position": "the position cannot be set on this board (wrong pit count, negative seeds...)",
+    "no_game": "the command needs a game in progress",
+    "cannot_undo": "there is no move to take back (a board takes back its last 16 moves)",
+    "out_of_range": "a number is outside the range the command allows",
+    "unsupported": "the command is known but this board cannot do it (e.g. no such sensor)",
+    # the journal
+    "no_such_game": "the board's journal has no game with this id",
+    "pruned": "the requested records were deleted after an earlier acknowledgement",
+    "ack_ahead": "an acknowledgement names a ply the board has not recorded",
+    # the device
+    "hardware": "a self-test or sensor check failed",
+    "storage": "the journal could not be written (flash full or failing)",
+    "internal": "the firmware hit an unexpected error; msg says which",
+}
+
+
+class FrameError(ValueError):
+    """A frame or payload that breaks the protocol; `reason` is one of REASONS."""
+
+    def __init__(self, reason, msg):
+        super().__init__(msg)
+        self.reason = reason
+        self.msg = msg
+
+    def __str__(self):
+        return self.msg
+
+
+class VersionError(FrameError):
+    """The peer speaks another major version of the protocol."""
+
+    def __init__(self, msg):
+        super().__init__(BAD_PAYLOAD, msg)
+
+
+# ----- the message table ---------------------------------------------------
+# One line per message type: the type, who may send it ("board", "host" or "*"
+# for both), then its fields as name:kind, with "!" after a required one.
+# Kinds, one letter: i an integer, u an integer >= 0, q a seq number 0..65535
+# (in "re"), s a string, b true or false, l a list, o an object; the capital
+# U, Q, S, L, O: that or null; m an integer or a list (a move); "=a/b/c" one of
+# these strings.  Unknown extra fields are allowed (a newer minor version may
+# add them) and ignored by receivers.
+#
+# A line is found and read per look-up (_line); `MESSAGES` gives the table as a
+# dict, for the laptop's tests and tools.  _BOARD_TABLE holds what only a board
+# sends: a board checks what it receives, not what it sends (Encoder(check=False):
+# the laptop checks it on arrival), so only the laptop reads those lines.
+_TABLE = (
+    "\n"
+    # both ways
+    "hello * proto:l! role:=board/host! sw:s! board:s config:o variants:l game:U time:u re:q virtual:b brief:b\n"
+    "ping *\n"
+    "pong * re:q! up:u\n"
+    "resync * reason:s\n"
+    "error * code:s! msg:s! re:Q\n"
+    # host -> board: requests; each is answered by the message named in docs/protocol.md
+    "get_state host\n"
+    "new_game host variant:s! options:o\n"
+    "set_pos host pos:o!\n"
+    "undo host\n"
+    "hint host on:b!\n"
+    "brightness host level:u!\n"
+    "self_test host\n"
+    "calibrate host step:=empty/full/save/cancel!\n"
+    "journal_list host from:u max:u\n"
+    "journal_get host game:u! from:u! max:u\n"
+    "journal_ack host game:u! upto:u!\n"
+    "reboot host to:=app/repl!\n"
+    # 1.1: a button pressed from the host; a virtual board's seeds moved (docs/protocol.md)
+    "press host button:=confirm/undo/hint/menu!\n"
+    "sim host act:=lift/drop/take/add/remove/press/seeds! cell:i n:u to:i button:=confirm/undo/hint/menu\n"
+    # 1.2: only this move may be made next, the LEDs leading the hands (remote play)
+    "guide host ply:u! move:m wait:b\n"
+    # board -> host: _BOARD_TABLE
+)
+
+_INT = const(1)
+_STR = const(2)
+_BOOL = const(4)
+_LIST = const(8)
+_OBJ = const(16)
+_NULL = const(32)
+_UINT = const(64)    # an integer >= 0
+_SEQ = const(128)    # an integer 0..65535 (a frame's seq, in "re")
+_KIND_LETTERS = "isblonuqUQSLOm"      # a kind's letter in the table, and its bits below
+_KIND_BITS = bytes((_INT, _STR, _BOOL, _LIST, _OBJ, _NULL, _UINT, _SEQ, _UINT | _NULL, _SEQ | _NULL,
+                    _STR | _NULL, _LIST | _NULL, _OBJ | _NULL, _INT | _LIST))
+_KIND_NAMES = ((_INT, "an integer"), (_UINT, "an integer >= 0"), (_SEQ, "a seq number 0..65535"),
+               (_STR, "a string"), (_BOOL, "true or false"), (_LIST, "a list"),
+               (_OBJ, "an object"), (_NULL, "null"))
+
+# The table's lines of what only a board sends: replies and events.
+_BOARD_TABLE = (
+    "\n"
+    "ok board re:q!\n"
+    "state board re:Q game:U! variant:S! options:o pos:O! ply:u! phase:s! expect:L hint:b! brightness:u! rx:Q"
+    " lit:l error:s\n"
+    "move board game:u! ply:u! player:u! move:m! name:s trace:L! pos:o\n"
+    "step board game:u! ply:u! ev:=lifted/dropped/mismatch! cell:i! i:u n:u expect:L\n"
+    "leds board lit:l! game:U\n"
+    "journal board re:q! games:l! more:b\n"
+    "records board re:q! game:u! records:l! more:b!\n"
+    "log board level:=debug/info/warn/error! msg:s!\n"
+)
+
+
+# Fields of the objects inside some lists and of a board's hello, checked by validate() too.
+_GAME_FIELDS = "game:u! variant:s! first:u! last:u! synced:i! over:b!"
+_RECORD_FIELDS = "ply:u! kind:s!"
+_CONFIG_FIELDS = "geometry:o! sensors:o!"
+_BOARD_HELLO = "board:s! config:o! variants:l!"
+_BRIEF_HELLO = "board:s! config:o variants:l"
+_RE_ROOM = const(11)       # ',"re":65535': room for the "re" a link adds to a reply
+_MAX_ANCHORS = const(8)    # "@"s tried when looking for a frame at the end of a damaged line
+
+
+def _line(mtype):
+    """The table's line for `mtype` without the type ("<sender> <fields>"), or None."""
+    if not _type_ok(mtype):
+        return None
+    line = _find(_TABLE, mtype)
+    if line is None:
+        line = _find(_BOARD_TABLE, mtype)    # what a board sends, or none
+    return line
+
+
+def _find(table, mtype):
+    """The line of `table` for `mtype` without the type, or None."""
+    i = table.find("\n" + mtype + " ")
+    if i < 0:
+        i = table.find("\n" + mtype + "\n")
+        if i < 0:
+            return None
+    i += len(mtype) + 2
+    return table[i:table.find("\n", i)]
+
+
+
+def _kind_ok(v, kind):
+    t = type(v)
+    if t is int:
+        if kind & _INT:
+            return True
+        if kind & _UINT:
+            return v >= 0
+        if kind & _SEQ:
+            return 0 <= v < SEQ_MOD
+        return False
+    if t is str:
+        return kind & _STR != 0
+    if t is bool:
+        return kind & _BOOL != 0
+    if t is list:
+        return kind & _LIST != 0
+    if t is dict:
+        return kind & _OBJ != 0
+    if v is None:
+        return kind & _NULL != 0
+    return False
+
+
+def _check_fields(where, payload, spec):
+    """Raise FrameError unless `payload` has the fields of `spec` (as in the table) right."""
+    n = len(spec)
+    i = 0
+    while i < n:
+        j = spec.find(" ", i)
+        if j < 0:
+            j = n
+        k = spec.find(":", i, j)
+        name = spec[i:k]
+        end = j - 1 if spec[j - 1] == "!" else j       # the kind is spec[k + 1:end]
+        if name in payload:
+            v = payload[name]
+            if spec[k + 1] == "=":
+                ok = type(v) is str and _one_of(spec, k + 2, end, v)
+            else:
+                ok = _kind_ok(v, _KIND_BITS[_KIND_LETTERS.find(spec[k + 1])])
+            if not ok:
+                raise FrameError(BAD_PAYLOAD, "%s field '%s' must be %s, not %s" % (
+                    where, name, _kind_text(_kind(spec[k + 1:end])), _short_repr(v)))
+        elif end < j:
+            raise FrameError(BAD_PAYLOAD, "%s needs field '%s' (%s)" % (where, name, _kind_text(_kind(spec[k + 1:end]))))
+        i = j + 1
+
+
+def _one_of(spec, a, b, v):
+    """Whether `v` is one of the "/"-separated words of spec[a:b]."""
+    if "/" in v:
+        return False
+    n = len(v)
+    i = spec.find(v, a, b)
+    while i >= 0:
+        if (i == a or spec[i - 1] == "/") and (i + n == b or spec[i + n] == "/"):
+            return True
+        i = spec.find(v, i + 1, b)
+    return False
+
+
+def validate(mtype, payload, sender=None):
+    """Check a payload against the message table; raise FrameError saying what is wrong.
+
+    `sender` ("board" or "host"), when given, must be allowed to send `mtype`.
+    """
+    line = _line(mtype)
+    if line is None:
+        raise FrameError(UNKNOWN_TYPE, "unknown message type %s; known types: %s" % (
+            _short_repr(mtype), ", ".join(sorted(types()))))
+    sp = line.find(" ")
+    who = line if sp < 0 else line[:sp]
+    if sender is not None and who != "*" and who != sender:
+        raise FrameError(UNKNOWN_TYPE, "'%s' is sent by the %s, not by the %s" % (mtype, who, sender))
+    if type(payload) is not dict:
+        raise FrameError(BAD_PAYLOAD, "the payload of '%s' must be a JSON object, not %s" % (mtype, _short_repr(payload)))
+    if sp >= 0:
+        _check_fields("'" + mtype + "'", payload, line[sp + 1:])
+    # What the table cannot say: shapes inside lists and role-dependent fields (those of the
+    # messages a board sends often checked here, the rarer ones in codecmore).
+    if mtype == "hello" or mtype == "journal" or mtype == "records":
+        _check_more(mtype, payload)
+    elif mtype == "leds":
+        for item in payload["lit"]:
+            if type(item) is not list or not 2 <= len(item) <= 3 or type(item[0]) is not int \
+                    or type(item[1]) is not str or (len(item) == 3 and not _kind_ok(item[2], _UINT)):
+                raise FrameError(BAD_PAYLOAD, "'leds' field 'lit' must hold [cell, role] or [cell, role, count] "
+                                 "entries, not %s" % _short_repr(item))
+    elif mtype == "move" and type(payload["move"]) is list:
+        m = payload["move"]
+        # [pit, direction], or a staged move: a word naming the stage, then its numbers (["place", 0, 1]).
+        ok = 1 <= len(m) <= 8
+        for x in m:
+            if type(x) is not int and type(x) is not str:
+                ok = False
+        if ok and type(m[0]) is int:
+            ok = len(m) == 2 and type(m[1]) is int
+        if not ok:
+            raise FrameError(BAD_PAYLOAD, "'move' field 'move' must be a pit, [pit, direction] or a staged move "
+                             "[\"stage\", numbers...], not %s" % _short_repr(m))
+
+
+# ----- canonical JSON ------------------------------------------------------
+# json.dumps differs between CPython and MicroPython (key order, spaces,
+# escapes), so frames are written by this small writer instead.  Its output is
+# exactly CPython's json.dumps(obj, sort_keys=True, separators=(",", ":"),
+# ensure_ascii=True) for the values it accepts: dicts with str keys, lists,
+# tuples, str, int, bool and None.  Floats are refused: a board may have
+# 32-bit floats and their text differs between ports.
+
+try:
+    "".isascii  # CPython 3.7+: two C calls tell whether a string needs escaping
+    _FAST = True
+except AttributeError:  # MicroPython
+    _FAST = False
+
+
+# Short strings already seen to need no escaping: keys and words come back in every frame.
+# A set of the strings themselves (mostly interned names, which cost nothing more), not a
+# dict of their quoted copies: the quotes are written around them as separate pieces.
+_plain = set()
+_SEPARATORS = (",", ":")
+
+
+def _is_plain(s):
+    """True when the JSON text of `s` is `s` between quotes: printable ASCII, no quote or backslash."""
+    if s in _plain:
+        return True
+    if _FAST:
+        ok = s.isascii() and s.isprintable() and '"' not in s and "\\" not in s
+    else:
+        b = s.encode()
+        ok = len(b) == len(s)
+        if ok:
+            for o in b:
+                if o < 0x20 or o > 0x7E or o == 0x22 or o == 0x5C:
+                    ok = False
+                    break
+    if ok and len(s) <= _MAX_CACHED and len(_plain) < _CACHE_SIZE:
+        _plain.add(s)
+    return ok
+
+
+def _put(s, out):
+    """Append the JSON text of str `s` to `out`."""
+    if _is_plain(s):
+        out.append('"')
+        out.append(s)
+        out.append('"')
+    else:
+        out.append(_escaped(s))      # (a quote, a backslash, a control or non-ASCII character)
+
+
+def _write(v, out, depth):
+    t = type(v)
+    if t is dict:
+        if depth >= _MAX_DEPTH:
+            raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
+        for k in v:
+            if type(k) is not str:
+                raise FrameError(MALFORMED, "payload keys must be strings, not %s" % _short_repr(k))
+        sep = "{"
+        for k in sorted(v):
+            out.append(sep)
+            sep = ","
+            _put(k, out)
+            out.append(":")
+            x = v[k]
+            tx = type(x)
+            if tx is int:
+                out.append(str(x))
+            elif tx is str:
+                _put(x, out)
+            else:
+                _write(x, out, depth + 1)
+        out.append("}" if sep == "," else "{}")
+    elif t is list or isinstance(v, tuple):
+        if depth >= _MAX_DEPTH:
+            raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
+        # A list of integers and plain ASCII words (pits, trace steps) is
+        # written by the C json module: its output for those is canonical on
+        # both CPython and MicroPython, and it is many times faster there.
+        # (A named tuple, a trace's Step, is made a plain one first: MicroPython's
+        # json writes a named tuple as its repr.)
+        for x in v:
+            tx = type(x)
+            if tx is int or (tx is str and _is_plain(x)):
+                continue
+            break
+        else:
+            if _C_LISTS:
+                out.append(json.dumps(v if t is list or t is tuple else tuple(v), separators=_SEPARATORS))
+                return
+        sep = "["
+        for x in v:
+            out.append(sep)
+            sep = ","
+            tx = type(x)
+            if tx is int:
+                out.append(str(x))
+            elif tx is str:
+                _put(x, out)
+            else:
+                _write(x, out, depth + 1)
+        out.append("]" if sep == "," else "[]")
+    elif t is str:
+        _put(v, out)
+    elif t is int:
+        out.append(str(v))
+    elif v is True:
+        out.append("true")
+    elif v is False:
+        out.append("false")
+    elif v is None:
+        out.append("null")
+    else:
+        # A float (its text differs between ports) or no JSON type.
+        if type(v) is float:
+            raise FrameError(MALFORMED, "floats are not allowed in payloads (%s): send integers, e.g. thousandths" % v)
+        raise FrameError(MALFORMED, "cannot put %s in a payload: use dict, list, str, int, bool or None"
+                         % _short_repr(v))
+
+
+# Lists go through the C json module on MicroPython only: there every Python
+# call is dear, while CPython's json.dumps builds an encoder object per call
+# (with separators given), which costs more than the loop it would save.
+# Ports built without MICROPY_PY_JSON_SEPARATORS take no separators argument.
+try:
+    _C_LISTS = sys.implementation.name == "micropython" and \
+        json.dumps([1, "a"], separators=_SEPARATORS) == '[1,"a"]'
+except TypeError:
+    _C_LISTS = False
+
+
+def dumps(payload):
+    """The canonical JSON text of a payload (sorted keys, no spaces, ASCII only)."""
+    out = []
+    _write(payload, out, 0)
+    return "".join(out)
+
+
+# ----- encoding ------------------------------------------------------------
+
+
+def _type_ok(mtype):
+    if type(mtype) is not str or not 0 < len(mtype) <= _MAX_TYPE:
+        return False
+    for o in mtype.encode():
+        if not (0x61 <= o <= 0x7A or o == 0x5F):
+            return False
+    return True
+
+
+def encode(seq, mtype, payload=None, check=True):
+    """The bytes of one frame, newline included.
+
+    `check` validates the payload against the message table first (turn it
+    off only to build deliberately wrong frames in tests).  Raises FrameError
+    for a bad seq, type or payload, or a frame longer than MAX_FRAME.
+    """
+    if payload is None:
+        payload = {}
+    if type(seq) is not int or not 0 <= seq < SEQ_MOD:
+        raise FrameError(MALFORMED, "seq must be an integer 0..65535, not %s" % _short_repr(seq))
+    if not _type_ok(mtype):
+        raise FrameError(MALFORMED, "message type must be 1-%d characters a-z or _, not %s" % (
+            _MAX_TYPE, _short_repr(mtype)))
+    if check:
+        validate(mtype, payload)
+    body = ("@%04x %s %s" % (seq, mtype, dumps(payload))).encode()
+    frame = body + b" %08x\n" % crc32(body)
+    if len(frame) > MAX_FRAME:
+        raise FrameError(TOO_LONG, "a '%s' frame of %d bytes is longer than the %d-byte limit" % (
+            mtype, len(frame), MAX_FRAME))
+    return frame
+
+
+class Encoder:
+    """Numbers outgoing frames: one Encoder per direction of a link.  `check`: each payload is
+    validated first (encode(); a board's link leaves it to the laptop, which checks what it
+    receives: the table's lines of what the board sends are not kept on a board)."""
+
+    def __init__(self, start=0, check=True):
+        self.seq = (start - 1) % SEQ_MOD  # the seq of the last frame made
+        self.check = check
+
+    def frame(self, mtype, payload=None):
+        """The next frame; its seq is then in `self.seq` (to match replies' "re")."""
+        seq = (self.seq + 1) % SEQ_MOD
+        data = encode(seq, mtype, payload, self.check)
+        self.seq = seq  # only a frame that was really made uses up a number
+        return data
+
+
+def write_chunked(write, frame, size=CHUNK):
+    """Write `frame` through `write` in pieces of at most `size` bytes; return the bytes written.
+
+    `write` may write less than it was given (returning the count) or return
+    None for "all of it"; a write that takes nothing raises OSError.
+    """
+    mv = memoryview(frame)
+    n = len(frame)
+    i = 0
+    while i < n:
+        piece = mv[i:i + size]
+        k = write(piece)
+        if k is None:
+            k = len(piece)
+        if k <= 0:
+            raise OSError("the link took no bytes (%d of %d written)" % (i, n))
+        i += k
+    return n
+
+
+# ----- decoding ------------------------------------------------------------
+
+
+class Message:
+    """An intact, valid frame: seq, type and payload (a dict)."""
+
+    def __init__(self, seq, mtype, payload):
+        self.seq = seq
+        self.type = mtype
+        self.payload = payload
+
+    def __repr__(self):
+        return "Message(%d, %r, %r)" % (self.seq, self.type, self.payload)
+
+
+class BadFrame:
+    """A refused line: `reason` (one of REASONS), `seq` when the frame was intact, `detail`."""
+
+    def __init__(self, reason, seq, detail):
+        self.seq = seq
+        self.reason = reason
+        self.detail = detail
+
+    def answer(self):
+        """(type, payload) to send back: an "error" for an intact frame, else a "resync"."""
+        if self.seq is None:
+            return "resync", {"reason": self.reason}
+        code = "bad_frame" if self.reason == MALFORMED else self.reason
+        msg = self.detail
+        if len(msg) > _MAX_DETAIL:
+            msg = msg[:_MAX_DETAIL - 3] + "..."
+        return "error", {"code": code, "msg": msg, "re": self.seq}
+
+    def __repr__(self):
+        return "BadFrame(%r, %r, %r)" % (self.reason, self.seq, self.detail)
+
+
+def _hex(line, i, j):
+    """The value of lowercase or uppercase hex digits line[i:j], or -1."""
+    v = 0
+    while i < j:
+        o = line[i]
+        if 0x30 <= o <= 0x39:
+            v = (v << 4) | (o - 0x30)
+        elif 0x61 <= o <= 0x66:
+            v = (v << 4) | (o - 0x57)
+        elif 0x41 <= o <= 0x46:
+            v = (v << 4) | (o - 0x37)
+        else:
+            return -1
+        i += 1
+    return v
+
+
+def parse_line(line, sender=None):
+    """Decode one line (bytes, without its newline) into a Message or a BadFrame.
+
+    `sender` ("board"/"host") refuses types that side may not send.  Never
+    raises: whatever is wrong with the line comes back as a BadFrame.
+    """
+    try:
+        return _parse(line, sender)
+    except Exception as e:  # MemoryError, RecursionError: still one bad frame, never a crash
+        return BadFrame(MALFORMED, None, "cannot decode the line (%s)" % type(e).__name__)
+
+
+def _parse(line, sender):
+    n = len(line)
+    if n == 0 or line[0] != 0x40:  # "@"
+        return BadFrame(NOISE, None, "a line that is not a frame (no '@' at its start)")
+    if n < _MIN_FRAME:
+        return BadFrame(MALFORMED, None, "a line of %d bytes is too short to be a frame" % n)
+    sp = n - 9
+    if line[sp] != 0x20:
+        return BadFrame(MALFORMED, None, "a frame must end with a space and 8 hex digits of CRC-32")
+    crc = _hex(line, sp + 1, n)
+    if crc < 0:
+        return BadFrame(MALFORMED, None, "the CRC-32 field is not 8 hex digits")
+    if crc32(memoryview(line)[:sp]) != crc:
+        return BadFrame(CHECKSUM, None, "CRC-32 mismatch: the line was damaged on the way")
+    # The checksum is right, so what follows is what the peer meant to send.
+    seq = _hex(line, 1, 5) if line[5] == 0x20 else -1
+    if seq < 0:
+        return BadFrame(MALFORMED, None, "the frame does not start with '@' and 4 hex digits of seq")
+    tend = line.find(b" ", 6, sp)
+    if tend < 0:
+        tend = sp
+    if not 0 < tend - 6 <= _MAX_TYPE:
+        return BadFrame(MALFORMED, seq, "the message type must be 1-%d characters" % _MAX_TYPE)
+    for i in range(6, tend):
+        o = line[i]
+        if not (0x61 <= o <= 0x7A or o == 0x5F):
+            return BadFrame(MALFORMED, seq, "the message type may hold only a-z and _")
+    if tend == sp:
+        return BadFrame(MALFORMED, seq, "the frame has no payload (send {} for an empty one)")
+    mtype = line[6:tend].decode()
+    try:
+        payload = json.loads(line[tend + 1:sp])
+    except Exception:  # ValueError on both; MicroPython may raise others on odd bytes
+        return BadFrame(MALFORMED, seq, "the payload of '%s' is not valid JSON" % mtype)
+    try:
+        validate(mtype, payload, sender)
+    except FrameError as e:
+        return BadFrame(e.reason, seq, e.msg)
+    return Message(seq, mtype, payload)
+
+
+class Decoder:
+    """Turns a byte stream, fed in chunks of any size, into Messages and BadFrames.
+
+    The partial line waits in a buffer of MAX_FRAME bytes allocated once (or,
+    with `first`, of `first` bytes that doubles when a longer partial line needs
+    it, up to MAX_FRAME: a board, whose host sends only short requests, keeps a
+    small one).  A line longer than MAX_FRAME is counted as too long and skipped
+    up to the next newline, where decoding picks up again.  Blank lines are ignored.  A
+    damaged line that ends with a whole frame gives a BadFrame for the damaged
+    part and then that frame.
+
+    `sender` is the side whose frames this decoder reads ("board" on the
+    laptop, "host" on the board); types that side may not send are refused.
+    """
+
+    def __init__(self, sender=None, max_frame=MAX_FRAME, first=None):
+        self.sender = sender
+        self.max_frame = max_frame
+        self._buf = bytearray(max_frame if first is None else max(1, min(first, max_frame)))
+        self._mv = memoryview(self._buf)
+        self._n = 0          # bytes of the partial line held in _buf
+        self._skip = False   # inside an over-long line: drop bytes up to the next newline
+        self.frames = 0      # good frames decoded
+        self.errors = {}     # refused lines by reason
+        for r in REASONS:
+            self.errors[r] = 0
+
+    def bad_total(self):
+        """How many lines were refused, all reasons together."""
+        total = 0
+        for r in REASONS:
+            total += self.errors[r]
+        return total
+
+    def reset(self):
+        """Forget a partial line (after the port was reopened, for example)."""
+        self._n = 0
+        self._skip = False
+
+    def feed(self, data):
+        """Decode `data` (bytes-like); return the list of Messages and BadFrames it completed."""
+        if type(data) is not bytes:
+            data = bytes(data)
+        out = []
+        limit = self.max_frame
+        end = len(data)
+        i = 0
+        while i < end:
+            j = data.find(b"\n", i)
+            if j < 0:
+                self._hold(data, i, end, out)
+                break
+            if self._skip:
+                self._skip = False  # the over-long line ends here; it was counted already
+            elif self._n:
+                total = self._n + (j - i)
+                if total + 1 > limit:
+                    self._bad(out, _too_long_line(total + 1, limit))
+                else:
+                    self._room(total)
+                    self._mv[self._n:total] = memoryview(data)[i:j]
+                    self._line(bytes(self._mv[:total]), out)
+                self._n = 0
+            elif j - i + 1 > limit:
+                self._bad(out, _too_long_line(j - i + 1, limit))
+            elif j > i:
+                self._line(data[i:j], out)
+            i = j + 1
+        return out
+
+    def _hold(self, data, i, end, out):
+        """Keep data[i:end], a line with no newline yet."""
+        if self._skip:
+            return
+        k = end - i
+        if self._n + k + 1 > self.max_frame:  # even with its newline next it would not fit
+            self._skip = True
+            self._n = 0
+            self._bad(out, _too_long_line(None, self.max_frame))
+            return
+        self._room(self._n + k)
+        self._mv[self._n:self._n + k] = memoryview(data)[i:end]
+        self._n += k
+
+    def _room(self, need):
+        """Make the buffer hold `need` bytes (<= max_frame): double it, keeping the partial line."""
+        size = len(self._buf)
+        if need <= size:
+            return
+        while size < need:
+            size *= 2
+        buf = bytearray(min(size, self.max_frame))
+        buf[:self._n] = self._mv[:self._n]
+        self._buf = buf
+        self._mv = memoryview(buf)
+
+    def _bad(self, out, bad):
+        self.errors[bad.reason] += 1
+        out.append(bad)
+
+    def _line(self, line, out):
+        if line[-1] == 0x0D:  # CR LF line ends are accepted too
+            line = line[:-1]
+            if not line:
+                return
+        item = parse_line(line, self.sender)
+        if type(item) is BadFrame and item.seq is None:
+            # A damaged line may end with a whole frame: codecmore.salvage looks for it.
+            item = self._salvage(line, item, out)
+        self._emit(item, out)
+
+    def _salvage(self, line, item, out):
+        """A damaged line (_line: `item`, its BadFrame, has no seq) may end with a
+        whole frame: the rest of a line cut off by a link drop, or two frames joined by a lost
+        newline.  Look for it at the next few "@"s so that it is not lost too; what comes before it
+        is its own line (maybe a whole frame too) and goes to `out`.  Returns what is left to emit."""
+        k = 0
+        for _ in range(_MAX_ANCHORS):
+            k = line.find(b"@", k + 1)
+            if k < 0 or len(line) - k < _MIN_FRAME:
+                break
+            if line[k + 5] != 0x20:
+                continue
+            rest = parse_line(line[k:], self.sender)
+            if type(rest) is Message or rest.seq is not None:
+                self._emit(parse_line(line[:k], self.sender), out)
+                return rest
+        return item
+
+    def _emit(self, item, out):
+        if type(item) is Message:
+            self.frames += 1
+            out.append(item)
+        else:
+            self._bad(out, item)
+
+
+class SeqTracker:
+    """What a receiver remembers of the peer's sequence numbers.
+
+    check(seq) says how a frame's seq follows the last one: IN_ORDER,
+    DUPLICATE (do not act twice; re-send the reply to a repeated request),
+    GAP (frames were lost: act on this one, then resync) or BEHIND (the peer
+    restarted without a hello: act on it and resync).  Counts are kept.
+    """
+
+    def __init__(self):
+        self.last = None     # seq of the last frame accepted, None before the first
+        self.duplicates = 0
+        self.gaps = 0
+        self.missed = 0      # frames lost inside gaps
+        self.behind = 0
+
+    def reset(self, seq=None):
+        """Start again (a hello was received: its seq is the new starting point)."""
+        self.last = seq
+
+    def check(self, seq):
+        if self.last is None:
+            self.last = seq
+            return IN_ORDER
+        d = (seq - self.last) % SEQ_MOD
+        if d == 0:
+            self.duplicates += 1
+            return DUPLICATE
+        self.last = seq
+        if d == 1:
+            return IN_ORDER
+        if d < _SEQ_HALF:
+            self.gaps += 1
+            self.missed += d - 1
+            return GAP
+        self.behind += 1
+        return BEHIND
+
+
+# ----- the message table as data (for the laptop's tests, tools and docs) -----------------
+
+def types():
+    """Every message type of the table, in its order."""
+    out = []
+    for table in (_TABLE, _BOARD_TABLE):
+        i = 0
+        while True:
+            j = table.find("\n", i + 1)
+            if j < 0:
+                break
+            k = table.find(" ", i + 1, j)
+            out.append(table[i + 1:k if k >= 0 else j])
+            i = j
+    return out
+
+
+def _fields(spec):
+    """(name, kind, required) of each field of a spec (fields as in the table); kind is a bit
+    set, or a tuple of strings for "one of these".  (validate() reads the spec in place.)"""
+    for f in spec.split(" "):
+        if f:
+            k = f.find(":")
+            required = f[-1] == "!"
+            yield f[:k], _kind(f[k + 1:len(f) - 1 if required else len(f)]), required
+
+
+def messages():
+    """The message table as a dict: type -> (sender, ((name, kind, required), ...))."""
+    table = {}
+    for mtype in types():
+        line = _line(mtype)
+        sp = line.find(" ")
+        table[mtype] = (line if sp < 0 else line[:sp], tuple(_fields("" if sp < 0 else line[sp + 1:])))
+    return table
+
+
+def _kind(text):
+    """The kind a table entry's text names: its bits, or a tuple of the strings it allows."""
+    if text[0] == "=":
+        return tuple(text[1:].split("/"))
+    return _KIND_BITS[_KIND_LETTERS.find(text)]
+
+
+def _kind_text(kind):
+    if type(kind) is tuple:
+        return "one of " + ", ".join(kind)
+    names = []
+    for bit, name in _KIND_NAMES:
+        if kind & bit:
+            names.append(name)
+    return " or ".join(names)
+
+
+def _short_repr(v):
+    r = repr(v)
+    if len(r) > 40:
+        r = r[:37] + "..."
+    return r
+
+
+# ----- JSON text of a string that needs escaping (codec._put) -----------------------------------
+
+_ESCAPES = {0x22: '\\"', 0x5C: "\\\\", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f"}
+
+
+def _escaped(s):
+    """The JSON text of a str that needs escaping (or may: see _is_plain)."""
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if 0x20 <= o <= 0x7E and o != 0x22 and o != 0x5C:
+            out.append(ch)
+        elif o in _ESCAPES:
+            out.append(_ESCAPES[o])
+        elif o < 0x10000:
+            out.append("\\u%04x" % o)
+        else:  # outside the BMP: a UTF-16 surrogate pair, as JSON wants
+            o -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 | (o >> 10), 0xDC00 | (o & 0x3FF)))
+    out.append('"')
+    return "".join(out)
+
+
+def _too_long_line(n, limit):
+    """The BadFrame of a line longer than `limit` bytes (n of them; None: not known yet)."""
+    if n is None:
+        return BadFrame(TOO_LONG, None, "a line longer than %d bytes" % limit)
+    return BadFrame(TOO_LONG, None, "a line of %d bytes (limit %d)" % (n, limit))
+
+
+def _check_more(mtype, payload):
+    """What the table cannot say of a hello, a `journal` or a `records` (validate() asks)."""
+    if mtype == "hello":
+        p = payload["proto"]
+        if len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int or p[0] < 0 or p[1] < 0:
+            raise FrameError(BAD_PAYLOAD, "'hello' field 'proto' must be [major, minor] (two integers >= 0), not %s"
+                             % _short_repr(p))
+        if payload["role"] == BOARD:
+            # (1.2) A brief hello -- the answer to a host's that asked for one -- may leave out
+            # the config and the variants: on a noisy line a long frame rarely arrives whole.
+            _check_fields("a board's 'hello'", payload, _BRIEF_HELLO if payload.get("brief") is True else _BOARD_HELLO)
+            if "config" in payload:
+                _check_fields("'hello' field 'config'", payload["config"], _CONFIG_FIELDS)
+            for v in payload.get("variants", ()):
+                if type(v) is not str:
+                    raise FrameError(BAD_PAYLOAD, "'hello' field 'variants' must list strings, not %s"
+                                     % _short_repr(v))
+    elif mtype == "journal":
+        _check_items("'journal' games", payload["games"], _GAME_FIELDS)
+    elif mtype == "records":
+        _check_items("'records' records", payload["records"], _RECORD_FIELDS)
+
+
+def _check_items(where, items, spec):
+    i = 0
+    for item in items:
+        if type(item) is not dict:
+            raise FrameError(BAD_PAYLOAD, "%s[%d] must be an object, not %s" % (where, i, _short_repr(item)))
+        _check_fields("%s[%d]" % (where, i), item, spec)
+        i += 1
+
+
+# ----- hellos ---------------------------------------------------------------------------------
+
+def check_hello(payload):
+    """Raise VersionError unless a validated hello speaks our major version; return (major, minor)."""
+    major = payload["proto"][0]
+    minor = payload["proto"][1]
+    if major != PROTO_MAJOR:
+        # The side with the older major version is the one to bring up to date.
+        if (major < PROTO_MAJOR) == (payload["role"] == BOARD):
+            fix = "redeploy the firmware that matches this companion (sowlight deploy)"
+        else:
+            fix = "update the companion (pip install -U sowlight)"
+        raise VersionError("the %s speaks link protocol %d.%d, this side speaks %d.%d: %s" % (
+            payload["role"], major, minor, PROTO_MAJOR, PROTO_MINOR, fix))
+    return major, minor
+
+
+def hello(role, sw, **fields):
+    """The payload of our hello: protocol version, role, software version and `fields`."""
+    p = {"proto": [PROTO_MAJOR, PROTO_MINOR], "role": role, "sw": sw}
+    for k in fields:
+        p[k] = fields[k]
+    return p
+
+
+# ----- long replies ---------------------------------------------------------------------------
+
+def fit(mtype, payload, key, limit=MAX_FRAME):
+    """Shorten the list payload[key] to the items, from the first, that fit in one frame.
+
+    Returns how many were cut off (0: all fit).  Room is kept for an "re"
+    field when the payload has none yet (the link adds it to replies).  Used
+    for replies whose length the board does not know in advance: `records`,
+    `journal`.
+    """
+    items = payload[key]
+    payload[key] = []
+    # "@0000 " + type + " " + payload + " " + 8 hex digits + newline
+    size = 17 + len(mtype) + len(dumps(payload)) + (0 if "re" in payload else _RE_ROOM)
+    n = 0
+    for item in items:
+        size += len(dumps(item)) + (1 if n else 0)
+        if size > limit:
+            break
+        n += 1
+    payload[key] = items[:n] if n < len(items) else items
+    return len(items) - n
+
+
+def chunks(frame, size=CHUNK):
+    """Pieces of `frame` of at most `size` bytes, to write one by one.
+
+    MicroPython's USB CDC can hold back a write of exactly 64 bytes until the
+    next write (micropython issue #15960, rp2), so the board writes < 64 at a time.
+    """
+    mv = memoryview(frame)
+    n = len(frame)
+    i = 0
+    while i < n:
+        yield mv[i:i + size]
+        i += size
