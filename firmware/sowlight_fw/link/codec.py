@@ -298,8 +298,7 @@ def validate(mtype, payload, sender=None):
         raise FrameError(BAD_PAYLOAD, "the payload of '%s' must be a JSON object, not %s" % (mtype, _short_repr(payload)))
     if sp >= 0:
         _check_fields("'" + mtype + "'", payload, line[sp + 1:])
-    # What the table cannot say: shapes inside lists and role-dependent fields (those of the
-    # messages a board sends often checked here, the rarer ones in codecmore).
+    # What the table cannot say: shapes inside lists and role-dependent fields (_check_more).
     if mtype == "hello" or mtype == "journal" or mtype == "records":
         _check_more(mtype, payload)
     elif mtype == "leds":
@@ -748,7 +747,7 @@ class Decoder:
                 return
         item = parse_line(line, self.sender)
         if type(item) is BadFrame and item.seq is None:
-            # A damaged line may end with a whole frame: codecmore.salvage looks for it.
+            # A damaged line may end with a whole frame: _salvage looks for it.
             item = self._salvage(line, item, out)
         self._emit(item, out)
 
