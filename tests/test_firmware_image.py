@@ -34,8 +34,8 @@ def test_the_image_holds_sowlight_frozen_and_the_uf2_matches_the_bin(firmware_im
     assert payload[:len(binary)] == binary
     # The app's modules and the rules core are frozen in (their names are in the image), and it
     # still fits below the filesystem, which starts 640 KB into the flash.
-    for name in (b"sowlight_fw/controller.py", b"mancala/game.py", b"mancala/variants/omweso.py", b"main.py",
-                 b"neopixel.py"):
+    for name in (b"sowlight_fw/controller/__init__.py", b"sowlight_fw/follow/follower.py", b"mancala/game.py",
+                 b"mancala/variants/omweso.py", b"main.py", b"neopixel.py"):
         assert name in binary, name
     assert b"sowlight_fw/virtual.py" not in binary                 # the virtual board never goes on one
     assert len(binary) < 0xA0000

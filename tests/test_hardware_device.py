@@ -117,7 +117,7 @@ def test_loading_the_largest_preset_keeps_little_memory(micropython):
 
 
 def test_the_stores_as_pits_map_on_micropython(micropython):
-    out = micropython.run("from sowlight_fw import config\nb = config.load('/boards/2x6-stores.json')\n"
-                          "print(config.fit(b, 2, 7, 0), config.cell_map(b, 2, 7, 0))\n",
+    out = micropython.run("from sowlight_fw import cellmap, config\nb = config.load('/boards/2x6-stores.json')\n"
+                          "print(cellmap.fit(b, 2, 7, 0), cellmap.cell_map(b, 2, 7, 0))\n",
                           mounts={"/boards": HARDWARE / "boards"})
     assert out.strip() == "stores-as-pits (0, 1, 2, 3, 4, 5, 12, 6, 7, 8, 9, 10, 11, 13)"
