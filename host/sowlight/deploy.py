@@ -825,18 +825,16 @@ def deploy_image(port, uf2, config_file=None, drive=None, say=None, wait=RETURN_
         drive = found[0] if found else None
     # A drive named but not there yet is where the board's drive will be mounted once it is in
     # its bootloader (the path a desktop mounts RPI-RP2 at): asked for, as when none was named.
-    named = drive
-    if (drive is None and flash.picotool() is None or drive is not None and not flash.is_drive(drive)) and port:
+    if drive is not None:
+        ask = not flash.is_drive(drive)
+    else:
+        ask = flash.picotool() is None
+    if ask and port:
         say("asking the board on %s to restart into its bootloader" % port)
         with BoardSession(port, wait) as session:
             session.transport.exec_raw_no_follow("import machine\nmachine.bootloader()")
             time.sleep(0.1)
-        if named is None:
-            drive = flash.wait_for_drive(bootsel_wait)
-        else:
-            deadline = time.monotonic() + bootsel_wait
-            while not flash.is_drive(named) and time.monotonic() < deadline:
-                time.sleep(0.25)
+        drive = flash.wait_for_drive(bootsel_wait, path=drive) or drive
     try:
         how = flash.flash(uf2, drive)
     except flash.FlashError as e:

@@ -59,11 +59,12 @@ def find_drives(platform=None, mounts="/proc/mounts"):
     return [path for path in candidates(platform, mounts) if is_drive(path)]
 
 
-def wait_for_drive(seconds, platform=None, mounts="/proc/mounts", poll=0.25):
-    """The first BOOTSEL drive to appear within `seconds` (None if none does)."""
+def wait_for_drive(seconds, platform=None, mounts="/proc/mounts", poll=0.25, path=None):
+    """The first BOOTSEL drive to appear within `seconds` (None if none does); with `path`, that
+    folder once it is one (where a desktop mounts the drive)."""
     deadline = time.monotonic() + seconds
     while True:
-        found = find_drives(platform, mounts)
+        found = ([path] if is_drive(path) else []) if path is not None else find_drives(platform, mounts)
         if found:
             return found[0]
         if time.monotonic() >= deadline:
