@@ -79,8 +79,11 @@ def test_an_event_is_a_grid_of_live_boards_each_opening_its_game(page, tmp_path,
             assert len(img.colours()) > 20                     # a picture, not a blank
             assert any(near(tuple(c), WOOD, 6) for c in img.colours())
             # The boards' pits show their counts, in the grid's cells, where board.js draws them.
-            box = page.locator("#event-grid .event-cell").first.bounding_box()
-            assert box["width"] > 250 and box["height"] > 150
+            # (Measured in one step in the page: every record redraws its cell, so a handle to the
+            # cell can go stale between finding it and measuring it.)
+            box = page.evaluate("""() => { const r = document.querySelector('#event-grid .event-cell')
+                                                 .getBoundingClientRect(); return {width: r.width, height: r.height}; }""")
+            assert box["width"] > 250 and box["height"] > 150, box
 
             # A board opens its game: its moves, from the broker's records, replayed.
             oware = page.locator("#event-grid .event-cell:has(.cell-title b:text-is('Oware'))")
