@@ -59,8 +59,8 @@ from .settings import checked
 from .states import (MENU_STATE, SETUP, AWAIT, MOVE, TURN_OVER, PLACING, OVER, ERROR_STATE, SELF_TEST, CALIBRATING,
                      PLAY_STATES, SERVICE_ITEMS, UNDO_MOVES)
 from . import commands, games, hint, lights, mismatch, placement, presses
-from .jobs import (Jobs, PLAY, NEXT_TURN, SHOW_NEXT, PROGRESS, LIGHTS, LOOK, TRIM, MESSAGE, STEPS, LEDS,
-                   STATE)
+from .jobs import (Jobs, PLAY, NEXT_TURN, SHOW_NEXT, PROGRESS, LIGHTS, LOOK, STILL, TRIM, MESSAGE, STEPS,
+                   LEDS, STATE)
 from ..cellmap import fitting_variants
 
 _MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (the frame limit is 4 KB)
@@ -162,14 +162,12 @@ class Controller:
         self.menu_index = self.variants.index(s["variant"]) if s["variant"] in self.variants else 0
         self.mismatch = False
         self.wrong = []                     # cells flashing during a mismatch
-        self._pending = False               # the board disagrees; flash once it is still
         self.trail = bytearray(n)           # turn over: seeds still to drop where sensors cannot see
         self.trail_lit = False
         self.placed = -1                    # placing: the cell of the placement just taken (lit READY)
         self.selected = 0                   # the alternative picked with hint at an unseen choice
         self.error_text = None
         self._resumed_setup = False
-        self._hold = False
         self._back_from_error = MENU_STATE
         self._service_back = MENU_STATE
         self._hint_key = None
@@ -204,7 +202,7 @@ class Controller:
         if changed:
             jobs.add(LOOK)
         job = jobs.scan_job()
-        if job is None:
+        if job is None or job[0] == STILL:
             if not self._check_quiet(now) and not self.observer.moved:
                 # (Not while readings move: hands over the board, a scan's work is theirs; nor in
                 # the scan that found the board quiet, and flagged it or took what was placed.)
@@ -396,7 +394,6 @@ class Controller:
     # ================================================================ internals: observations
 
     def _observed(self, now):
-        self._hold = False
         st = self.state
         f = self.follower
         before = (f.index, f.mv, self.mismatch, self.wrong, self.trail_lit, self._cares)
@@ -421,25 +418,29 @@ class Controller:
             self._refresh()         # (the set-up's lights too: what the hands put out, at once)
 
     def _check_quiet(self, now):
-        if self._pending and (self.state in PLAY_STATES or self.state == PLACING) and self.observer.quiet(now):
-            self._pending = False
-            if self.state == PLACING and not self._hold:
+        """The STILL job done if the board is still now; True if it was."""
+        job = self.jobs.find(STILL)
+        if job is not None and (self.state in PLAY_STATES or self.state == PLACING) and self.observer.quiet(now):
+            self.jobs.remove(job)
+            if self.state == PLACING and job[1]:
                 placement.take(self)
             else:
                 mismatch.flag(self)
             self._refresh()
             return True
 
-    def _follow(self, now):
-        """Find what the hands did; advance; or note that the board disagrees."""
+    def _follow(self, now, hold=False):
+        """Find what the hands did; advance; or note that the board disagrees.  With `hold`
+        (after an undo) what the sensors see is not taken for steps or placements: it only
+        shows what to put right."""
         self.jobs.drop(LOOK)        # (what the sensors see now is looked at here)
         if self.state == PLACING:
-            placement.look(self, now)
+            placement.look(self, now, hold)
             return
         f = self.follower
         obs = self.observer.stable
         self._unmask(obs)
-        for _ in range(8 if not self._hold else 0):   # a commit may uncover the next player's lift
+        for _ in range(0 if hold else 8):   # a commit may uncover the next player's lift
             if f.mv is None:
                 self._settled()
                 return
@@ -489,11 +490,11 @@ class Controller:
         if self.mismatch:
             mismatch.flag(self)   # the cells at fault may have changed
         else:
-            self._pending = True
+            self.jobs.add(STILL, False)
             self._check_quiet(now)
 
     def _settled(self):
-        self._pending = False
+        self.jobs.drop(STILL)
         if self.mismatch:
             self.mismatch = False
             self.wrong = []

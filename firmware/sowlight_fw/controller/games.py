@@ -7,6 +7,7 @@ from ..cellmap import game_cells
 from ..follow import placing
 from ..journal import move_tuple
 from .states import SETUP, OVER, UNDO_MOVES
+from .jobs import STILL
 
 
 class CommandError(ValueError):
@@ -163,10 +164,9 @@ def abandon_move(ctl, why, hold=True):
 def recheck(ctl):
     """After undo: what the sensors see now is not a move again (it is what was taken
     back); it only shows what to put right, until the board changes."""
-    ctl._hold = True
     ctl.mismatch = False
     ctl.wrong = []
-    ctl._follow(ctl.now)
+    ctl._follow(ctl.now, hold=True)
 
 
 def undo_move(ctl):
@@ -245,7 +245,7 @@ def end_abandoned(ctl):
 def clear_marks(ctl):
     ctl.mismatch = False
     ctl.wrong = []
-    ctl._pending = False
+    ctl.jobs.drop(STILL)
     ctl.selected = 0
     ctl._clear_trail()
     for c in range(ctl.cells):

@@ -14,6 +14,10 @@ Scan jobs, at most one of each, done in this order:
     PROGRESS   what follows a lift seen alone (arg: the move the lift began)
     LIGHTS     the lights for what the last look found
     LOOK       what the sensors see, looked at again
+    STILL      what the board disagrees on, dealt with once the board is still:
+               the mismatch flagged, or (arg True) in a placing stage the
+               handfuls taken as placements.  Waiting, it lets the idle jobs
+               run in the scans in which nothing moves.
 
 Idle jobs:
 
@@ -35,14 +39,16 @@ SHOW_NEXT = const(2)
 PROGRESS = const(3)
 LIGHTS = const(4)
 LOOK = const(5)
-IDLE = const(6)         # the kinds from here on are idle jobs
-TRIM = const(6)
-MESSAGE = const(7)
-STEPS = const(8)
-LEDS = const(9)
-STATE = const(10)
+STILL = const(6)
+IDLE = const(7)         # the kinds from here on are idle jobs
+TRIM = const(7)
+MESSAGE = const(8)
+STEPS = const(9)
+LEDS = const(10)
+STATE = const(11)
 
-NAMES = ("play", "next_turn", "show_next", "progress", "lights", "look", "trim", "message", "steps", "leds", "state")
+NAMES = ("play", "next_turn", "show_next", "progress", "lights", "look", "still", "trim", "message", "steps",
+         "leds", "state")
 
 
 class Jobs:

@@ -5,11 +5,13 @@ from ..colours import NEED, READY
 from .states import PLACING
 from .games import CommandError, undo_move
 from . import mismatch
+from .jobs import STILL
 
 
 
-def look(ctl, now):
-    """The board changed while seeds are being placed: placements are taken once it is still."""
+def look(ctl, now, hold=False):
+    """The board changed while seeds are being placed: placements are taken once it is still
+    (with `hold`, after an undo, only what to put right is shown)."""
     f = ctl.follower
     obs = ctl.observer.stable
     p = ctl.placed
@@ -21,7 +23,7 @@ def look(ctl, now):
         return
     if ctl.mismatch:
         mismatch.flag(ctl)   # the cells at fault may have changed
-    ctl._pending = True
+    ctl.jobs.add(STILL, not hold)
     ctl._check_quiet(now)
 
 
