@@ -1,7 +1,8 @@
 """The hint search on the board (Controller._update_hint, when hints are shown, in an idle scan).
-"""
-from mancala.search import best_move
 
+The search module is imported with the first hint: a board on which nobody asks for hints
+keeps its heap (about 1 KB) for the game.
+"""
 from .states import AWAIT, TURN_OVER
 
 
@@ -15,6 +16,7 @@ def update_hint(ctl):
     if key == ctl._hint_key:
         return
     s = ctl.settings
+    from mancala.search import best_move
     r = best_move(g, depth=s["hint_depth"], max_nodes=s["hint_nodes"], time_ms=s["hint_ms"])
     ctl._hint_key = key
     ctl.hint_move = r.best

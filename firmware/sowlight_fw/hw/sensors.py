@@ -19,7 +19,8 @@ Three kinds (docs/config.md, `sensors`):
 - GpioOccupancy: a digital sensor per cell (a comparator module, a reed switch).
 
 `machine` is passed in by the app (tests pass a fake one).  Each kind is a
-module of its own (mux.py, hx711.py, gpio.py); calibration.py reads their
+module of its own (mux.py, hx711.py, gpio.py), imported when a config names it:
+a board's heap holds the code of its own kind only; calibration.py reads their
 calibration from the config.
 """
 try:
@@ -27,10 +28,6 @@ try:
 except ImportError:  # CPython
     def const(x):
         return x
-
-from .gpio import GpioOccupancy
-from .hx711 import HX711Bank
-from .mux import MuxOccupancy
 
 UNKNOWN = const(-1)
 
@@ -40,7 +37,10 @@ def make(board, machine=None):
         import machine
     kind = board.sensor_kind
     if kind == "occupancy-mux":
+        from .mux import MuxOccupancy
         return MuxOccupancy(board, machine)
     if kind == "hx711":
+        from .hx711 import HX711Bank
         return HX711Bank(board, machine)
+    from .gpio import GpioOccupancy
     return GpioOccupancy(board, machine)

@@ -13,7 +13,6 @@ import json
 
 from .records import (JournalError, MAGIC, START, END, SYNC, PREFIX, SUFFIX, RESERVE, _CODES, HEAD,
                       written, file_name, parse, intact, decode, _frame)
-from . import mend as _mend
 
 
 class GameInfo:
@@ -125,7 +124,8 @@ class Journal:
         a `lost` record in its place (mend.py).  `make(variant,
         options, pos)` makes a game of the rules core; `variants`: those to try for a lost start.
         Returns [(game, ply, record or None when lost)]."""
-        return _mend.mend(self, make, variants)
+        from . import mend      # (only for a journal with a damaged record: its code stays out of the heap)
+        return mend.mend(self, make, variants)
 
     def next_game(self):
         """The number for a new game: never one used before (the newest file is always kept)."""
