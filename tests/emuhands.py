@@ -4,19 +4,20 @@
     moves, game = play(path, "kalah", {"seeds": 1})     # robot hands on the board at `path`
 
 The hands are the companion's robot (host/sowlight/robot.py, what `sowlight demo`
-plays with): one `sim` act per physical step, chosen from the LEDs the board
-reports.  `strip_agrees()` checks that the strip the emulated pins drove showed
-those same LEDs.
+plays with): one `sim` act per physical step.  On the emulated board they see the
+LEDs as a player does: `follow_strip()` makes the view's lit cells the ones the
+strip the emulated data pin drove shows (see StripView).
 """
 import os
 import random
 import shutil
+import time
 
 import pytest
 
 from sowlight import boardview
 from sowlight.robot import Robot
-from sowlight_fw.colours import OFF, ROLE_NAMES
+from sowlight_fw.colours import OFF, ROLE_NAMES, ERROR, DROP, RELAY, TAKE, DEST, NEED
 
 
 def prerequisites(image):
@@ -49,6 +50,102 @@ def prerequisites(image):
     return image, bootrom, module
 
 
+# A link message goes out in its scan before that scan's frame leaves the strip: the strip is
+# read once the scan that sent a `leds` message is over (a scan is 20 ms).
+_SCAN_NS = 40 * 10 ** 6
+_CHOICE_ROLES = (DROP, RELAY, TAKE, DEST, NEED)
+_ROLES = {}             # a role's name -> the roles with that name (a lift is one of the player's colours)
+for _r, _name in enumerate(ROLE_NAMES):
+    _ROLES.setdefault(_name, set()).add(_r)
+
+
+class StripView(boardview.BoardView):
+    """A board's view in which what is lit is what the emulated strip shows.
+
+    The view keeps the link's `leds` message (`said`); `lit` is read off the frames the strip's
+    data pin carried since that message: every cell the strip lit in them, with its role as the
+    message names it when the strip showed that role (a blinking choice, an error, a trail that
+    alternates with its next step), else the strip's own.  A cell the message names but the strip
+    never lights is left out, so hands that follow these LEDs stall, and the game fails, if the
+    strip and the link disagree.  The number of flashes a cell counts is the message's (on the
+    strip a count takes up to 20 beats to read)."""
+
+    @property
+    def lit(self):
+        said = self.__dict__.get("said")
+        if said is None:
+            return None
+        return self._shown(said)
+
+    @lit.setter
+    def lit(self, value):
+        d = self.__dict__
+        if value != d.get("said"):
+            d["said_at"] = self.strip_board.now_ns
+            d["seen"] = None
+        d["said"] = value
+
+    def _shown(self, said, wait=5.0):
+        board = self.strip_board
+        seen = self.__dict__.get("seen")
+        if seen is not None and seen[0] == board.led_frames:
+            return seen[1]
+        end = time.monotonic() + wait
+        after = self.__dict__["said_at"] + _SCAN_NS
+        while True:
+            frames_n = board.led_frames
+            now = board.now_ns
+            out = self._decode(said, after) if now >= after else None
+            if out is not None and (all(c in out for c in said) or time.monotonic() > end):
+                break
+            if time.monotonic() > end:
+                out = {}
+                break
+            time.sleep(0.005)
+        self.__dict__["seen"] = (frames_n, out)
+        return out
+
+    def _decode(self, said, after):
+        frames = self.strip_board.frames
+        first = 0
+        for i in range(len(frames) - 1, -1, -1):
+            if frames[i][0] <= after:
+                first = i
+                break
+        shown = {}
+        for _t, roles in frames[first:]:
+            if roles is None:
+                continue
+            for c, leds in enumerate(self.strip_board.board.cell_leds):
+                r = roles[leds[0]]
+                if r != OFF:
+                    shown.setdefault(c, set()).add(r)
+        out = {}
+        for c, roles in shown.items():
+            name, count = said.get(c, (None, 1))
+            if name == "choice":
+                fits = any(r in _CHOICE_ROLES for r in roles)
+            elif name == "error":
+                fits = ERROR in roles
+            else:
+                fits = bool(_ROLES.get(name, set()) & roles)
+            if fits:
+                out[c] = (name, count)
+            else:
+                out[c] = (ROLE_NAMES[min(roles)], 1)
+        return out
+
+
+def follow_strip(view, board):
+    """Make `view` (a BoardView on the emulated `board`) a StripView: its lit cells from then on
+    are those the strip shows."""
+    said = view.__dict__.pop("lit", None)
+    view.__class__ = StripView
+    view.strip_board = board
+    view.lit = said
+    return view
+
+
 def play(conn, variant, options=None, moves=None, seed=1):
     """Robot hands set a new game out and play it (to its end, or `moves` moves) on a connected board.
 
@@ -64,24 +161,6 @@ def play(conn, variant, options=None, moves=None, seed=1):
             break
         made.append(robot.play_move())
     return made, reply["game"], view.refresh()
-
-
-def lit_roles(view):
-    """{cell: role name} of what the board's latest `leds` event says is lit."""
-    return {c: role for c, (role, _count) in (view.lit or {}).items()}
-
-
-def strip_shows(board, since_ns):
-    """{cell: set of role names} the strip showed (decoded from the data pin) since `since_ns`."""
-    out = {}
-    for t, roles in board.frames:
-        if t < since_ns or roles is None:
-            continue
-        for c, leds in enumerate(board.board.cell_leds):
-            r = roles[leds[0]]
-            if r != OFF:
-                out.setdefault(c, set()).add(ROLE_NAMES[r])
-    return out
 
 
 def open_view(path, wait=10.0):
