@@ -325,7 +325,7 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     scan_ms = {3: 7, 5: 25}       # how long scans 3 and 5 take; the others 2 ms
 
     class GC:
-        # Each scan leaves 6000 bytes of garbage: the collection comes between scans, never in one.
+        # Each scan leaves 3000 bytes of garbage: the collection comes between scans, never in one.
         @staticmethod
         def mem_alloc():
             return alloc[0]
@@ -341,7 +341,7 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
         assert now == clock[0]
         step(now)
         clock[0] += scan_ms.get(a.loops, 2)
-        alloc[0] += 6000
+        alloc[0] += 3000
 
     def sleep_ms(ms):
         pauses.append((ms, a.loops))
@@ -365,7 +365,7 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     s = fake.app.SCAN_MS
     assert pauses == [(s - 2, 1), (s - 2, 2), (s - 7, 3), (s - 2, 4), (0, 5), (s - 2, 6), (s - 2, 7), (s - 2, 8)]
     assert served == [("self_test", 4)]
-    assert collected == [0, 3, 6]     # at the start, then after every 3 scans' 18000 bytes (16 KB: _GC_AFTER)
+    assert collected == [0, 3, 6]     # at the start, then after every 3 scans' 9000 bytes (8 KB: _GC_AFTER)
 
 
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):
