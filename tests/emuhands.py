@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+import mancala
 from sowlight import boardview
 from sowlight.robot import Robot
 from sowlight_fw.colours import OFF, ROLE_NAMES, ERROR, DROP, RELAY, TAKE, DEST, NEED
@@ -146,21 +147,51 @@ def follow_strip(view, board):
     return view
 
 
-def play(conn, variant, options=None, moves=None, seed=1):
+def play(conn, variant, options=None, moves=None, seed=1, pos=None, script=None):
     """Robot hands set a new game out and play it (to its end, or `moves` moves) on a connected board.
+
+    With `pos` the game is set to that position once it is laid out (as `sowlight play --game`
+    goes on with an archived game) and the hands lay the seeds out as it has them; with `script`
+    (moves of the rules core) the hands make those moves, each from the pit the strip offers.
 
     Returns (the board's `move` events, the board's game number, the final state)."""
     view = conn.view
     reply = conn.link.request("new_game", {"variant": variant, "options": dict(options or {})})
     robot = Robot(view, rng=random.Random(seed), patience=10.0)
     robot.set_up()
+    if pos is not None:
+        conn.link.request("set_pos", {"pos": pos})
+        robot.put_right()
     made = []
+    script = list(script or ())
     while moves is None or len(made) < moves:
         state = view.refresh()
         if state["phase"] == "over":
             break
-        made.append(robot.play_move())
+        made.append(robot.play_move(script.pop(0) if script else None))
     return made, reply["game"], view.refresh()
+
+
+def ending(variant, moves, seed=7):
+    """The last `moves` moves of a game random players played on the rules core to its end:
+    (the position before them, the moves, the final cells).  A game set to that position ends
+    after those moves too (seeds are tried until one does: a game that ended on a repetition
+    needs its history, which a position does not carry)."""
+    while True:
+        rng = random.Random(seed)
+        game = mancala.Game(variant)
+        seen = []
+        while not game.is_over():
+            move = rng.choice(list(game.legal_moves()))
+            seen.append(({"pits": list(game.pits), "stores": list(game.stores), "to_move": game.to_move}, move))
+            game.play(move)
+        pos, script = seen[-moves][0], [m for _p, m in seen[-moves:]]
+        again = mancala.Game(variant, **pos)
+        for m in script:
+            again.play(m)
+        if again.is_over() and again.cells() == game.cells():
+            return pos, script, game.cells()
+        seed += 1
 
 
 def open_view(path, wait=10.0):

@@ -181,31 +181,55 @@ def test_deploy_asks_the_board_into_its_bootloader_flashes_the_image_and_writes_
         conn.close()
 
 
-@pytest.mark.parametrize("config, variant, moves", [
-    (HX711, "oware", 2),              # load cells: HX711s answering the clock pin
-    ("4x8", "kombe", 1),              # four rows, two multiplexers (the race: both players' first move)
-])
-def test_hands_following_the_leds_play_and_the_journal_syncs(boards, tmp_path, config, variant, moves):
-    """The hands see only the cells the strip lights (emuhands.StripView): a strip that showed
-    less than, or other than, what the board means would leave them stuck."""
+def hands_play(boards, tmp_path, config, variant, **play):
+    """Robot hands that see only the cells the strip lights (emuhands.StripView: a strip that
+    showed less than, or other than, what the board means leaves them stuck) play on a new
+    emulated board; the journal is synced into an archive and must hold the moves made, and the
+    board's position must be the rules core's after them.  Returns (moves made, final state)."""
     board = boards(config=config)
     conn = emuhands.open_view(board.path)
     try:
         emuhands.follow_strip(conn.view, board)
-        made, game, state = emuhands.play(conn, variant, moves=moves)
-        assert len(made) == moves and state["game"] == game
+        made, game, state = emuhands.play(conn, variant, **play)
+        assert state["game"] == game
         assert conn.view.lit == conn.view.said       # at the end the strip shows what the board said
         with archive.Archive(str(tmp_path / "a.sqlite3")) as store:
             report = sync(conn.link, store)
             assert game in report.games
             assert archived_moves(store, conn.view.board_id, game) == [m["move"] for m in made]
-        # The position the board holds is the rules core's after those moves.
-        replayed = mancala.Game(variant)
+        replayed = mancala.Game(variant, **(play.get("pos") or {}))
         for m in made:
             replayed.play(boardview._tuplify(m["move"]))
         assert boardview.game_of(state).cells() == replayed.cells()
+        return made, state
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("config, variant, moves", [
+    (HX711, "oware", 2),              # load cells: HX711s answering the clock pin
+    ("4x8", "kombe", 1),              # four rows, two multiplexers (the race: both players' first move)
+])
+def test_hands_following_the_strip_play_from_the_start_and_the_journal_syncs(boards, tmp_path, config, variant,
+                                                                             moves):
+    made, _state = hands_play(boards, tmp_path, config, variant, moves=moves)
+    assert len(made) == moves
+
+
+# A whole game takes the emulator 10-20 s a move on CI's machine: the games here are the endings of
+# whole games (the last moves of a seeded game random players played on the rules core), set up
+# on the board as `sowlight play --game` goes on with an archived game; bench/bench_emu.py plays
+# whole games from the start.
+@pytest.mark.parametrize("config, variant, left", [
+    (HX711, "oware", 4),              # load cells
+    ("2x6-stores", "oware", 4),       # occupancy
+])
+def test_hands_following_the_strip_play_a_game_to_its_end_and_the_journal_syncs(boards, tmp_path, config, variant,
+                                                                                left):
+    pos, script, final = emuhands.ending(variant, left)
+    made, state = hands_play(boards, tmp_path, config, variant, pos=pos, script=script)
+    assert [boardview._tuplify(m["move"]) for m in made] == script
+    assert state["phase"] == "over" and boardview.game_of(state).cells() == final
 
 
 # ----- power cuts ----------------------------------------------------------------------------------
