@@ -23,6 +23,8 @@ except ImportError:  # CPython
     def const(x):
         return x
 
+from .controller import settings
+
 DEFAULT_PATH = "board.json"
 
 
@@ -37,6 +39,7 @@ class Board:
     cell_leds[c]     LED indices lighting cell c (pits, then stores)
     cell_sensors[c]  (mux, channel) for occupancy-mux, a data pin for hx711 and
                      gpio, or None for a store without a sensor
+    settings         the controller settings the file sets ({} if none: the defaults)
     raw              the decoded JSON, for sections the check does not interpret
                      (app.start() lets go of it on a board; calibration reads the file again)
     """
@@ -99,6 +102,7 @@ def check(raw):
     _check_buttons(board, _section(raw, "buttons", dict), pins)
     _check_power(board, raw.get("power", {}))
     board.calibration = _check_calibration(board, raw.get("calibration"))
+    board.settings = _check_settings(raw.get("settings", {}))
     return board
 
 
@@ -346,6 +350,17 @@ def _check_calibration(board, cal):
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
                 raise ConfigError("calibration.%s holds %r, which is not a number" % (key, v))
     return cal
+
+
+def _check_settings(section):
+    """The controller settings the config sets (the Controller takes the defaults for the rest)."""
+    if not isinstance(section, dict):
+        raise ConfigError("settings must be an object, like {\"debounce_ms\": 40}")
+    for name in section:
+        why = settings.problem(name, section[name])
+        if why is not None:
+            raise ConfigError("settings.%s %s" % (name, why))
+    return section
 
 
 def _pull(section, what):
