@@ -226,7 +226,7 @@ def test_hx711_settings():
     config["sensors"]["pits"][3] = config["sensors"]["sck"]
     report, found = errors(json.dumps(config, indent=1))
     assert {p.path for p in found} == {"sensors.rate_hz", "sensors.pits[3]"}
-    with pytest.raises(device.ConfigError, match="rate_hz must be 10 or 80"):
+    with pytest.raises(device.ConfigError, match="sensors.rate_hz: must be one of 10, 80, not 40"):
         device.check(config)
 
 
@@ -351,4 +351,15 @@ def test_a_bad_setting_is_reported_on_its_line_and_refused_by_the_board(settings
 def test_the_boards_message_for_a_bad_setting_names_it_and_its_range():
     with pytest.raises(device.ConfigError) as info:
         device.check(json.loads(with_settings(REFERENCE, '{"debounce_ms": 5}')))
-    assert str(info.value) == "settings.debounce_ms must be a whole number from 10 to 2000, not 5"
+    assert str(info.value) == "settings.debounce_ms: must be a whole number from 10 to 2000, not 5"
+
+
+def test_one_store_without_a_sensor_is_accepted_by_both_checks():
+    config = json.loads(REFERENCE)
+    config["sensors"]["stores"][1] = None
+    report, _ = errors(json.dumps(config, indent=1))
+    assert report.ok, report.lines()
+    assert device.check(config).cell_sensors[12:] == ((0, 6), None)
+    config["sensors"]["pits"][0] = None
+    with pytest.raises(device.ConfigError, match=r"sensors.pits\[0\]: pit 0 has no sensor: every pit needs one"):
+        device.check(config)

@@ -52,16 +52,16 @@ def problem(name, value):
         low, high = RANGES[name]
         # type() rather than isinstance(): JSON's true is a bool, which Python counts as an int.
         if type(value) is not int or value < low or value > high:
-            return "must be a whole number from %d to %d, not %s" % (low, high, _show(value))
+            return "must be a whole number from %d to %d, not %s" % (low, high, show(value))
         return None
     default = DEFAULTS[name]
     if type(value) is not type(default):
-        return "must be %s, not %s" % ("true or false" if type(default) is bool else "a string", _show(value))
+        return "must be %s, not %s" % ("true or false" if type(default) is bool else "a string", show(value))
     return None
 
 
-def _show(value):
-    """A value as the config file writes it."""
+def show(value):
+    """A value as a config file writes it (true, not True), for messages."""
     if value is True:
         return "true"
     if value is False:
