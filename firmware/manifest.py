@@ -17,6 +17,7 @@ package("sowlight_fw", files=[
     "cellmap.py",
     "colours.py",
     "config.py",
+    "configschema.py",
     "controller/__init__.py",
     "controller/commands.py",
     "controller/games.py",

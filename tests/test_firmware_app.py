@@ -417,6 +417,18 @@ def test_load_cells_are_tared_and_weighed_per_seed(fake, tmp_path):
     assert a.sensors.per_seed[0] == 730
 
 
+def test_the_configs_settings_are_the_controllers_unless_handed_in(fake):
+    raw = raw_config("2x6-stores")
+    raw["settings"] = {"debounce_ms": 40, "variant": "kalah"}
+    b = config.check(raw)
+    a = fake.app.App(b, fake.machine, storage=MemoryStorage())
+    c = a.boot(0)
+    assert c.settings["debounce_ms"] == 40 and c.variants[c.menu_index] == "kalah"
+    a = fake.app.App(b, fake.machine, storage=MemoryStorage(), settings={"debounce_ms": 30})
+    c = a.boot(0)
+    assert c.settings["debounce_ms"] == 30 and c.variants[c.menu_index] == "kalah"
+
+
 # ----- boot: main.py ----------------------------------------------------------------------------------
 
 def test_a_bad_config_is_explained_and_shown_never_a_crash_loop(fake, tmp_path, capsys):

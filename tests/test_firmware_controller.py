@@ -850,7 +850,7 @@ def test_settings_are_checked():
     board = preset("2x6-stores")
     with pytest.raises(SettingsError, match="unknown controller setting"):
         Controller(board, settings={"debounce": 5})
-    with pytest.raises(SettingsError, match="must be like"):
+    with pytest.raises(SettingsError, match="must be a whole number from 10 to 2000"):
         Controller(board, settings={"debounce_ms": "fast"})
 
 

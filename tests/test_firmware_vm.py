@@ -273,7 +273,7 @@ print(app.main("/cfg/board.json", machine, cycles=2))
 print(len(machine.world.bitstreams))
 """, mounts=dict(MOUNTS, **{"/cfg": tmp_path}), timeout=60)
     lines = out.strip().splitlines()
-    assert "leds.pits has 5 entries but the board has 12 pits" in out
+    assert "leds.pits: has 5 entries but the board has 12 pits" in out
     assert lines[-2] == "None" and lines[-1] == "2"
 
 

@@ -149,3 +149,13 @@ def test_the_installed_command_runs(tmp_path):
                             capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "OK" in result.stdout
+
+
+def test_check_reports_a_bad_setting_with_its_line(capsys, tmp_path):
+    text = REFERENCE.read_text().replace('"format": 1,', '"format": 1,\n  "settings": {\n    "hint_ms": 0\n  },')
+    path = tmp_path / "mine.json"
+    path.write_text(text)
+    status, out, err = run(capsys, "board", "config", "check", str(path))
+    assert status == 1
+    line = text[:text.index('"hint_ms"')].count("\n") + 1
+    assert "%s:%d:5: error: settings.hint_ms: must be a whole number from 10 to 60000, not 0" % (path, line) in out

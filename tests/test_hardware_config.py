@@ -226,7 +226,7 @@ def test_hx711_settings():
     config["sensors"]["pits"][3] = config["sensors"]["sck"]
     report, found = errors(json.dumps(config, indent=1))
     assert {p.path for p in found} == {"sensors.rate_hz", "sensors.pits[3]"}
-    with pytest.raises(device.ConfigError, match="rate_hz must be 10 or 80"):
+    with pytest.raises(device.ConfigError, match="sensors.rate_hz: must be one of 10, 80, not 40"):
         device.check(config)
 
 
@@ -313,3 +313,53 @@ def test_any_single_edit_gets_messages_never_a_crash(data):
         from sowlight import drawings
         for svg in drawings.all_drawings(boardconfig.board_from_text(text)).values():
             assert svg.startswith("<svg")
+
+
+# -- the controller's settings -------------------------------------------------
+
+def with_settings(text, settings_text):
+    """The config text with a "settings" section written after "format"."""
+    return edit(text, '"format": 1,', '"format": 1,\n  "settings": %s,' % settings_text)[0]
+
+
+def test_settings_set_per_board_reach_the_board():
+    text = with_settings(REFERENCE, '{"debounce_ms": 40, "hints": true, "variant": "kalah"}')
+    report, _ = errors(text)
+    assert report.ok and report.problems == [], report.lines()
+    board = device.check(json.loads(text))
+    assert board.settings == {"debounce_ms": 40, "hints": True, "variant": "kalah"}
+    assert device.check(json.loads(REFERENCE)).settings == {}
+
+
+@pytest.mark.parametrize("settings_text, path, words", [
+    ('{"debounce_ms": 5}', "settings.debounce_ms", "must be a whole number from 10 to 2000, not 5"),
+    ('{"hint_depth": 12.5}', "settings.hint_depth", "must be a whole number from 1 to 64, not 12.5"),
+    ('{"brightness": true}', "settings.brightness", "must be a whole number from 0 to 255, not true"),
+    ('{"hints": 1}', "settings.hints", "must be true or false, not 1"),
+    ('{"debounce": 40}', "settings.debounce", "unknown key 'debounce' in settings (did you mean 'debounce_ms'?)"),
+    ('[40]', "settings", "settings must be a JSON object"),
+])
+def test_a_bad_setting_is_reported_on_its_line_and_refused_by_the_board(settings_text, path, words):
+    text = with_settings(REFERENCE, settings_text)
+    report, found = errors(text)
+    assert [(p.path, p.line) for p in found] == [(path, line_of(text, '"settings"'))], report.lines()
+    assert words in found[0].message
+    with pytest.raises(device.ConfigError, match="settings"):
+        device.check(json.loads(text))
+
+
+def test_the_boards_message_for_a_bad_setting_names_it_and_its_range():
+    with pytest.raises(device.ConfigError) as info:
+        device.check(json.loads(with_settings(REFERENCE, '{"debounce_ms": 5}')))
+    assert str(info.value) == "settings.debounce_ms: must be a whole number from 10 to 2000, not 5"
+
+
+def test_one_store_without_a_sensor_is_accepted_by_both_checks():
+    config = json.loads(REFERENCE)
+    config["sensors"]["stores"][1] = None
+    report, _ = errors(json.dumps(config, indent=1))
+    assert report.ok, report.lines()
+    assert device.check(config).cell_sensors[12:] == ((0, 6), None)
+    config["sensors"]["pits"][0] = None
+    with pytest.raises(device.ConfigError, match=r"sensors.pits\[0\]: pit 0 has no sensor: every pit needs one"):
+        device.check(config)

@@ -104,7 +104,7 @@ def test_boot_check_messages_name_the_problem(micropython, tmp_path):
         "    except ValueError as e:\n        print(type(e).__name__, e)\n",
         mounts={"/t": tmp_path})
     lines = out.strip().splitlines()
-    assert lines[0] == "ConfigError leds: LED 4 is given to pit 5 and to an earlier cell: each LED lights one pit or store"
+    assert lines[0] == "ConfigError leds.pits[5][0]: LED 4 is already given to pit 4 (leds.pits[4][0]): each LED lights one pit or store"
     assert lines[1].startswith("ConfigError cannot read the board config /t/none.json: copy a preset")
 
 

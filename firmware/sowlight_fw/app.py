@@ -50,7 +50,8 @@ class App:
 
     def __init__(self, board, machine=None, storage=None, link=None, strip=None, sensors=None, buttons=None,
                  settings=None, config_path=config.DEFAULT_PATH, virtual=False):
-        """The hardware the config names, unless handed in."""
+        """The hardware the config names, unless handed in; `settings` (controller settings)
+        override the config's."""
         if machine is None:
             import machine
         self.board = board
@@ -71,7 +72,10 @@ class App:
         self.link = link
         self.handlers = {}         # request type -> fn(payload, now_ms) -> reply dict
         self.virtual = virtual
-        self.settings = settings
+        # The config's settings, and over them those handed in (the virtual board's, a test's).
+        self.settings = dict(board.settings)
+        if settings:
+            self.settings.update(settings)
         self.controller = None
         self.values = [None] * board.cells
         self.pending = []          # journal records not yet on flash (flash full or failing)
