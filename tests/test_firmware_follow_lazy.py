@@ -17,7 +17,7 @@ from testgames import board_4x8, positions, replayed
 import mancala
 from mancala.trace import Trace
 from mancala.variants.omweso import Omweso
-from sowlight_fw.follow import Follower, _lifts, _pit_of, new_move
+from sowlight_fw.follow import Follower, lifts, pit_of, new_move
 from sowlight_fw.controller.jobs import PROGRESS
 from sowlight_fw.follow.walk import _CHUNK
 
@@ -63,7 +63,7 @@ def test_walking_a_turn_gives_the_moves_and_traces_of_play_and_leaves_the_game_a
         for p in g.side(g.to_move):
             if not g._liftable(p):
                 continue
-            want = [(m, list(g.copy().play(m))) for m in g.legal_moves() if _pit_of(m) == p]
+            want = [(m, list(g.copy().play(m))) for m in g.legal_moves() if pit_of(m) == p]
             assert walk_every_way(g, p, rnd) == want, (variant, mancala.to_text(g), p)
             assert (mancala.to_text(g), g.ply, list(g.cells()), g.is_over()) == before
             checked += 1
@@ -86,13 +86,13 @@ def walk_the_ending_moves(g, rnd):
     it gives the trace play() gives, and leaves the game as it was.  Returns how many."""
     n = 0
     for m in g.legal_moves():
-        if _pit_of(m) is None:
+        if pit_of(m) is None:
             continue
         steps = list(g.copy().play(m))
         if steps[-1].kind != "end":
             continue
         before = game_state(g)
-        got = [t for mm, t in walk_every_way(g, _pit_of(m), rnd) if mm == m]
+        got = [t for mm, t in walk_every_way(g, pit_of(m), rnd) if mm == m]
         assert got == [steps]
         assert game_state(g) == before
         n += 1
@@ -156,7 +156,7 @@ def test_a_walk_ends_the_game_when_its_turn_repeats_a_position(variant, loaded):
             continue
         if loaded:
             g = mancala.from_text(mancala.to_text(g))
-        m = next(m for m in g.legal_moves() if _pit_of(m) is not None)
+        m = next(m for m in g.legal_moves() if pit_of(m) is not None)
         after = g.copy()
         plain = list(after.play(m))
         key = after._position_key()
@@ -166,7 +166,7 @@ def test_a_walk_ends_the_game_when_its_turn_repeats_a_position(variant, loaded):
             want = list(g.copy().play(m))
             assert want[-1].kind == "end" and want[:len(plain)] == plain[:len(want)]
             before = game_state(g)
-            got = [t for mm, t in walk_every_way(g, _pit_of(m), random.Random(2)) if mm == m]
+            got = [t for mm, t in walk_every_way(g, pit_of(m), random.Random(2)) if mm == m]
             assert got == [want]
             assert game_state(g) == before
         finally:
@@ -352,7 +352,7 @@ def test_the_traces_a_follower_walks_are_those_of_the_moves(variant):
     for g in positions(variant, games=2, plies=40, seed=5):
         if g.phase != "play":
             continue
-        pits, _ = _lifts(g)
+        pits, _ = lifts(g)
         for p in pits:
             mv = new_move(g, pits, None)
             mv.build_pit(p)
@@ -361,7 +361,7 @@ def test_the_traces_a_follower_walks_are_those_of_the_moves(variant):
             while mv.building():
                 assert mv.build_one()
             assert not mv.build_one() and not mv.prebuild
-            assert mv.paths() == [(m, list(g.copy().play(m))) for m in g.legal_moves() if _pit_of(m) == p]
+            assert mv.paths() == [(m, list(g.copy().play(m))) for m in g.legal_moves() if pit_of(m) == p]
 
 
 # ----- the board's behaviour: the same as with every trace built at once ------------
