@@ -224,7 +224,9 @@ def test_the_host_link_plays_and_syncs_with_the_real_firmware(running):
         assert "oware" in hello["variants"] and hello["game"] is None
         state = lk.request("get_state")
         assert state["phase"] == "idle" and state["game"] is None and state["rx"] is not None
-        assert lk.request("new_game", {"variant": "oware"}) == {"game": 6, "re": lk._enc.seq}
+        # (Link.request returns only the reply whose `re` is the request's seq.)
+        reply = lk.request("new_game", {"variant": "oware"})
+        assert reply["game"] == 6 and sorted(reply) == ["game", "re"]
         assert next_event(lk, "state", lambda p: p["phase"] == "setup")["game"] == 6
         next_event(lk, "leds", lambda p: p["game"] == 6 and p["lit"])   # the set-up shown: cells to fill
         lk.request("press", {"button": "confirm"})                       # as the board's own button would
