@@ -180,17 +180,21 @@ def test_a_failed_commit_sends_no_ack_and_the_next_sync_finishes(rig):
     class Boom(Exception):
         pass
 
-    def failing(board_id, game, new):
+    storing = rig.store.store_board_moves
+
+    def failing(board_id, game, ply, records):
+        # The third batch fails to commit, as a full disk would fail the archive's write.
         calls.append(game)
         if len(calls) == 3:
             raise Boom("disk full")
-    rig.store._commit = failing
+        return storing(board_id, game, ply, records)
+    rig.store.store_board_moves = failing
     with pytest.raises(Boom):
         rig.sync(records_page=4)
     failed_game = calls[-1]
     assert all(g != failed_game for g, _ in rig.board.acks)
     assert rig.board.games[failed_game]["synced"] == -1
-    rig.store._commit = lambda *a: None
+    del rig.store.store_board_moves
     report = rig.sync()
     rig.assert_synced()
     assert report.complete
