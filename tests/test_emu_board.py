@@ -209,7 +209,7 @@ def test_hands_following_the_leds_play_and_the_journal_syncs(boards, tmp_path, c
         # The position the board holds is the rules core's after those moves.
         replayed = mancala.Game(variant)
         for m in made:
-            replayed.play(boardview._tuplify(m["move"]))
+            replayed.play(boardview.move_tuple(m["move"]))
         assert boardview.game_of(state).cells() == replayed.cells()
     finally:
         conn.close()
@@ -253,7 +253,7 @@ def test_a_power_cut_during_journal_writes_resumes_exactly_from_the_same_flash(b
                 state = conn.view.refresh()
                 replayed = mancala.Game("oware")
                 for mv in synced:
-                    replayed.play(boardview._tuplify(mv))
+                    replayed.play(boardview.move_tuple(mv))
                 if boardview.game_of(state).cells() == replayed.cells() or time.monotonic() > deadline:
                     break
                 time.sleep(1.0)
