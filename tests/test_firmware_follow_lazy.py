@@ -406,8 +406,8 @@ def test_a_whole_game_is_the_same_walked_as_with_every_trace_built_at_once(varia
     assert h2.c.records == c.records
     assert h2.c.outbox == c.outbox
     assert changes(frames2) == changes(frames)
-    lifts = sum(1 for r in c.records if r["kind"] == "move")
-    assert len(frames2) <= len(frames) <= len(frames2) + lifts
+    lifted = sum(1 for r in c.records if r["kind"] == "move")
+    assert len(frames2) <= len(frames) <= len(frames2) + lifted
 
 
 def _fewest_steps(f, traces, made, obs):
