@@ -412,7 +412,7 @@ def _rules_of(firmware):
     return rules if (rules / "mancala").is_dir() else ROOT / "rules"
 
 
-def _vm(firmware, mpy_dir, data=None):
+def vm_mounts(firmware, mpy_dir, data=None):
     """Mounts and set-up code for the VM: `firmware` (None: this tree's) loaded from .mpy files in
     `mpy_dir` (None: from source)."""
     mounts = dict(MOUNTS)
@@ -471,7 +471,7 @@ def choose_layout(vm, mounts, code, preload, pads=PADS):
 def replay(vm, data, firmware, mpy_dir, summary, pads=PADS):
     """Play the recorded game through the app on the VM, in the heap layout whose boot keeps the
     least; the figures as a dict ("boots": the boot figure of every layout tried)."""
-    mounts, setup = _vm(firmware, mpy_dir, data)
+    mounts, setup = vm_mounts(firmware, mpy_dir, data)
     code = prelude(setup, summary)
     preload = boot_modules(vm, mounts, code)
     pad, boots = choose_layout(vm, mounts, code, preload, pads)
@@ -480,7 +480,7 @@ def replay(vm, data, firmware, mpy_dir, summary, pads=PADS):
 
 def module_sizes(vm, firmware, mpy_dir, modules):
     """Each module's own heap, imported one by one after the ones before it."""
-    mounts, setup = _vm(firmware, mpy_dir)
+    mounts, setup = vm_mounts(firmware, mpy_dir)
     setup += "import machine\nimport neopixel\n"
     order = [m for m in IMPORT_ORDER if m in modules] + sorted(m for m in modules if m not in IMPORT_ORDER)
     sizes = []

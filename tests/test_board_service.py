@@ -80,43 +80,36 @@ def test_calibration_step_by_step(board, capsys):
 
 def test_a_guided_calibration_of_a_real_board_asks_and_can_be_declined(capsys, monkeypatch):
     # The guided steps wait for the user at each step; the answer to "save?" is no.
-    from sowlight import link_cli
-
     answers = iter(["", "", "n"])
     asked = []
+    opened = []
+    real_connect = link.Link.connect
+
+    def connect(lk, *args, **kw):
+        hello = real_connect(lk, *args, **kw)
+        hello.pop("virtual")                # as a board with real seeds says: the user moves them
+        opened.append(lk)
+        return hello
 
     def read(prompt):
+        # The person takes the seeds off and covers the pits: here, the test's hands.
         asked.append(prompt)
+        lk = opened[-1]
+        if prompt.startswith("Take every seed"):
+            for c in range(14):
+                if lk.request("sim", {"act": "seeds"})["counts"][c]:
+                    lk.request("sim", {"act": "remove", "cell": c})
+        elif prompt.startswith("Put seeds"):
+            for c in range(14):
+                lk.request("sim", {"act": "add", "cell": c})
         return next(answers)
 
-    class Args:
-        step = None
-        yes = False
-        json = False
-
+    monkeypatch.setattr(link.Link, "connect", connect)
+    monkeypatch.setattr("builtins.input", read)
     vb = VirtualBoard(variant="kalah")
     vb.start()
     try:
-        lk = link.Link(ports.opener(port=vb.path), reconnect_for=5.0)
-        lk.connect()
-        try:
-            hello = dict(lk.board_hello, virtual=False)      # as a board with real seeds would say
-            # The person takes the seeds off and covers the pits: here, the test's hands.
-            real_read = read
-
-            def hands_read(prompt):
-                if prompt.startswith("Take every seed"):
-                    for c in range(14):
-                        if lk.request("sim", {"act": "seeds"})["counts"][c]:
-                            lk.request("sim", {"act": "remove", "cell": c})
-                elif prompt.startswith("Put seeds"):
-                    for c in range(14):
-                        lk.request("sim", {"act": "add", "cell": c})
-                return real_read(prompt)
-
-            status = link_cli._calibrate_guided(lk, hello, vb.path, Args, read=hands_read)
-        finally:
-            lk.close()
+        status = cli.main(["board", "calibrate", "--port", vb.path])
     finally:
         vb.stop()
     out = capsys.readouterr().out

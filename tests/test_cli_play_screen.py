@@ -16,7 +16,7 @@ pytestmark = pytest.mark.usefixtures("archive_in_tmp")
 def first_board(out, game):
     """The lines of the first board printed, and the x of each pit's name in them."""
     lines = out.splitlines()
-    names = {game._pit_name(i): i for i in range(game.n_pits)}
+    names = {game.pit_name(i): i for i in range(game.n_pits)}
     xs = {}
     for line in lines[:30]:
         words = line.split()
@@ -41,7 +41,7 @@ def test_a_four_row_board_shows_each_players_outer_and_inner_row_with_facing_pit
     assert len(xs) == game.n_pits, out
     for pit in range(game.n_pits):
         if game.is_front(pit):
-            assert xs[pit] == xs[game.opposite(pit)], (game._pit_name(pit), out)   # facing pits: one column
+            assert xs[pit] == xs[game.opposite(pit)], (game.pit_name(pit), out)   # facing pits: one column
         assert xs[pit] == xs[game.behind(pit)]                                      # a column of a player's own
 
 

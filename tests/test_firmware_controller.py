@@ -122,8 +122,8 @@ def test_the_game_lets_go_of_an_old_undo_record_in_an_idle_scan_never_while_a_mo
     assert c.state == "over" and c.ply > 100
     assert [t for t in trims if not t[0]] == []                  # none on a move played (a probe's)
     assert len([t for t in trims if t[1] == 0]) >= c.game.ply - UNDO_MOVES - 2   # one after each move
-    assert len(c.game._hist.recs) == UNDO_MOVES
-    # The last UNDO_MOVES moves can still be taken back, one by one, and not one more.
+    # The records kept: the last UNDO_MOVES moves can still be taken back, one by one, and not
+    # one more (the spare record let go).
     for _ in range(UNDO_MOVES):
         c.game.undo()
     with pytest.raises(mancala.UndoLimitError):
@@ -739,7 +739,7 @@ def test_after_a_move_the_hint_is_searched_while_the_board_is_idle():
         h.now += 20
         h.scan()
     assert c.ply == 1 and c.game.to_move == 1
-    assert c._hint_due and not any(v[0] == C.HINT for v in hands.watch(c, h.now))   # ... without searching
+    assert c.hint_due and not any(v[0] == C.HINT for v in hands.watch(c, h.now))   # ... without searching
     h.wait(1000)                                   # idle scans: the link's messages, the traces, the search
     from mancala.search import best_move
     expect = best_move(c.game, depth=3, max_nodes=30000).best

@@ -14,7 +14,7 @@ import pytest
 
 import mancala
 from mancala.trace import Step
-from sowlight_fw.follow import Follower, _lifts, _pit_of, new_move, placing
+from sowlight_fw.follow import Follower, lifts, pit_of, new_move, placing
 
 hands = load_fake("hands")
 
@@ -27,20 +27,34 @@ def test_the_variants_that_list_a_pits_moves_themselves_are_the_omweso_family():
     assert set(BY_PIT) < set(LAZY)
 
 
+def listing_counted(monkeypatch, cls):
+    """A list that legal_moves() of the games of `cls` appends to each time it is asked for the
+    whole list (what the board must not ask for in the Omweso family)."""
+    calls = []
+    whole = cls.legal_moves
+
+    def legal_moves(self):
+        calls.append(1)
+        return whole(self)
+    monkeypatch.setattr(cls, "legal_moves", legal_moves)
+    return calls
+
+
 @pytest.mark.parametrize("variant", BY_PIT)
-def test_moves_from_a_pit_are_the_legal_moves_from_it_in_the_same_order(variant):
+def test_moves_from_a_pit_are_the_legal_moves_from_it_in_the_same_order(variant, monkeypatch):
     checked = 0
     for g in positions(variant, games=5):    # (random games of the family may end within 20 plies)
-        fresh = g.copy()
-        fresh._legal = None                 # (as after a move: the list not built)
+        fresh = mancala.from_text(mancala.to_text(g))     # (as after a move: the list not built)
+        listed = listing_counted(monkeypatch, type(fresh))
         per_pit = {p: fresh.moves_from(p) for p in range(g.n_pits)}
+        monkeypatch.undo()
         if fresh.phase == "play":
-            assert fresh._legal is None     # one pit's moves, found without the whole list
+            assert listed == []             # one pit's moves, found without the whole list
         legal = g.legal_moves()
         for p in range(g.n_pits):
-            assert per_pit[p] == [m for m in legal if _pit_of(m) == p], (variant, mancala.to_text(g), p)
+            assert per_pit[p] == [m for m in legal if pit_of(m) == p], (variant, mancala.to_text(g), p)
         # Every legal move is one of some pit's, but a pass (no step for the hands to make).
-        rest = [m for m in legal if _pit_of(m) is None]
+        rest = [m for m in legal if pit_of(m) is None]
         assert all(m == ("pass",) for m in rest) if g.phase == "play" else True
         checked += 1
     assert checked > 50
@@ -48,21 +62,21 @@ def test_moves_from_a_pit_are_the_legal_moves_from_it_in_the_same_order(variant)
 
 @pytest.mark.parametrize("variant", mancala.variants())
 def test_a_turn_is_lazy_only_where_every_legal_move_begins_by_lifting_its_pit(variant):
-    """The lights of a lazy turn are the lifts of `_lifts`' pits, before any trace is computed:
+    """The lights of a lazy turn are the lifts of `lifts`' pits, before any trace is computed:
     they must be exactly the first steps of the legal moves."""
     for g in positions(variant, games=2, plies=30):
         if placing(g):
             continue
-        pits, moves = _lifts(g)
+        pits, moves = lifts(g)
         legal = g.legal_moves()
         if pits is None:
-            assert any(_pit_of(m) is None for m in legal)
+            assert any(pit_of(m) is None for m in legal)
             continue
         b = g.pits
         firsts = []
         for m in legal:
             steps = list(g.copy().play(m))
-            p = _pit_of(m)
+            p = pit_of(m)
             if p is None:
                 # Only Omweso's pass: nothing for the hands to do, never lit (a pass may end the
                 # game: the takes then give the leftovers away).
@@ -81,13 +95,13 @@ def test_a_pits_traces_are_those_of_its_legal_moves_and_the_game_is_left_as_it_w
     for g in positions(variant, games=2, plies=30):
         if g.phase != "play":
             continue
-        pits, moves = _lifts(g)
+        pits, moves = lifts(g)
         before = (mancala.to_text(g), g.ply, g.to_move, list(g.cells()))
         for p in pits:
             mv = new_move(g, pits, moves)
             mv.build_pit(p)
             mv.reach(1 << 30)               # (the Omweso family: its traces walked to their ends)
-            expect = [(m, list(g.copy().play(m))) for m in g.legal_moves() if _pit_of(m) == p]
+            expect = [(m, list(g.copy().play(m))) for m in g.legal_moves() if pit_of(m) == p]
             assert mv.paths() == expect, (variant, mancala.to_text(g), p)
             assert (mancala.to_text(g), g.ply, g.to_move, list(g.cells())) == before   # played and taken back
 
@@ -108,35 +122,30 @@ def test_a_follower_on_an_omweso_turn_traces_only_the_lifted_pits_moves(variant,
     for _ in range(rnd.randrange(4, 20)):
         g.play(rnd.choice(g.legal_moves()))
     assert g.phase == "play" and not g.is_over()
-    g._legal = None
+    g = mancala.from_text(mancala.to_text(g))       # (as after a move: the list not built)
     pits = [p for p in g.side(g.to_move) if g.pits[p] >= 2]
     lifted = rnd.choice(pits)
     want = g.copy().moves_from(lifted)
     trace = list(g.copy().play(rnd.choice(want)))
     cls = type(g)
     plays = []
-    listings = []
     walked = []
-    real_play, real_list, real_walk = cls.play, cls._play_moves, cls.walk
+    real_play, real_walk = cls.play, cls.walk
 
     def play(self, move):
         plays.append(move)
         return real_play(self, move)
-
-    def play_moves(self):
-        listings.append(1)
-        return real_list(self)
 
     def walk(self, pit, letters, w, tr, budget):
         walked.append(pit)
         return real_walk(self, pit, letters, w, tr, budget)
 
     monkeypatch.setattr(cls, "play", play)
-    monkeypatch.setattr(cls, "_play_moves", play_moves)
     monkeypatch.setattr(cls, "walk", walk)
+    listings = listing_counted(monkeypatch, cls)
     f = identity_follower(g)
     # The lights of the turn: a lift of every pit holding two seeds or more; nothing traced.
-    assert [s.pit for s in f.first_steps()] == pits and plays == [] and walked == [] and g._legal is None
+    assert [s.pit for s in f.first_steps()] == pits and plays == [] and walked == [] and listings == []
     # The hands lift a pit and sow on: the board sees each step.
     obs = list(f.counts)
     for s in trace[:4]:
@@ -147,7 +156,7 @@ def test_a_follower_on_an_omweso_turn_traces_only_the_lifted_pits_moves(variant,
     # Only that pit's turn is walked (as far as the steps need: tests/test_firmware_follow_lazy.py),
     # never played whole, and the whole list is never made.
     assert walked and set(walked) == {lifted} and plays == []
-    assert listings == [] and g._legal is None
+    assert listings == []
 
 
 @pytest.mark.parametrize("variant", ["kombe", "omweso"])
@@ -164,16 +173,21 @@ def test_a_whole_four_row_game_is_played_by_the_hands(variant, kind):
 
 VM_CHECK = """
 import json, mancala
-from sowlight_fw.follow import _lifts, _pit_of, new_move
+from sowlight_fw.follow import lifts, pit_of, new_move
 out = []
 for variant, moves in json.loads(%r):
     g = mancala.Game(variant)
     for m in moves:
         g.play(m if isinstance(m, int) else tuple(m))
-    g._legal = None
-    pits, listed = _lifts(g)
+    g = mancala.from_text(mancala.to_text(g))    # (as after a move: the list not built)
+    cls = type(g)
+    whole = cls.legal_moves
+    calls = []
+    cls.legal_moves = lambda self: calls.append(1) or whole(self)
+    pits, listed = lifts(g)
     per_pit = [[p, [list(m) if isinstance(m, tuple) else m for m in g.moves_from(p)]] for p in pits]
-    untouched = g._legal is None
+    untouched = calls == []
+    cls.legal_moves = whole
     mv = new_move(g, pits, listed)
     mv.build_pit(pits[0])
     mv.reach(1 << 30)
@@ -195,20 +209,21 @@ def test_moves_from_and_the_lazy_follower_on_micropython(micropython):
             g.play(m)
             moves.append(list(m) if isinstance(m, tuple) else m)
         games.append([variant, moves])
-        pits, listed = _lifts(g)
+        pits, listed = lifts(g)
         legal = g.legal_moves()
-        per_pit = [[p, [list(m) if isinstance(m, tuple) else m for m in legal if _pit_of(m) == p]] for p in pits]
+        per_pit = [[p, [list(m) if isinstance(m, tuple) else m for m in legal if pit_of(m) == p]] for p in pits]
         traced = [[list(m) if isinstance(m, tuple) else m, [list(s) for s in g.copy().play(m)]]
-                  for m in legal if _pit_of(m) == pits[0]]
+                  for m in legal if pit_of(m) == pits[0]]
         expect.append([pits, per_pit, True, traced])
     out = micropython.run(VM_CHECK % json.dumps(games), timeout=300)
     assert json.loads(out.strip().splitlines()[-1]) == expect
 
 
 @pytest.mark.parametrize("counting", [True, False], ids=["load cells", "occupancy"])
-def test_apply_counts_a_drop_as_set_does(counting):
-    # apply() changes a drop's count inline (no _set() call: most steps a look applies are drops):
-    # the same counts and the same count of cells that disagree, for every reading a cell can give.
+def test_apply_counts_a_drop_as_a_placement_does(counting):
+    # apply() changes a drop's count inline (most steps a look applies are drops): the same counts
+    # as a one-seed placement (the general path) and the same count of cells that disagree as
+    # bad() finds, for every reading a cell can give.
     f = identity_follower(mancala.Game("oware"), counting)
     f.care[3] = 0                                   # (a cell whose reading is not compared)
     for cell in (2, 3):
@@ -219,6 +234,7 @@ def test_apply_counts_a_drop_as_set_does(counting):
                 mine, theirs = [0] * len(f.care), [0] * len(f.care)
                 mine[cell] = theirs[cell] = old
                 got = f.apply(mine, Step("drop", cell, 1, -1), 5, obs)
-                want = f._set(theirs, cell, old + 1, 5, obs)
+                want = f.apply(theirs, Step("place", cell, 1, -1), 5, obs)
                 assert (got, mine) == (want, theirs), (cell, old, seen)
+                assert got == 5 + f.bad(obs, mine) - f.bad(obs, [old if c == cell else 0 for c in range(len(obs))])
                 assert f.apply(mine, Step("drop", cell, 1, -1)) == 0 and mine[cell] == old + 2

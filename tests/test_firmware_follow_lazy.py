@@ -17,9 +17,8 @@ from testgames import board_4x8, positions, replayed
 import mancala
 from mancala.trace import Trace
 from mancala.variants.omweso import Omweso
-from sowlight_fw.follow import Follower, _lifts, _pit_of, new_move
-from sowlight_fw.controller.jobs import PROGRESS
-from sowlight_fw.follow.walk import _CHUNK
+from sowlight_fw.follow import Follower, lifts, pit_of, new_move
+from sowlight_fw.follow.walk import CHUNK
 
 hands = load_fake("hands")
 
@@ -61,9 +60,9 @@ def test_walking_a_turn_gives_the_moves_and_traces_of_play_and_leaves_the_game_a
             continue
         before = (mancala.to_text(g), g.ply, list(g.cells()), g.is_over())
         for p in g.side(g.to_move):
-            if not g._liftable(p):
+            if not g.is_legal(p):
                 continue
-            want = [(m, list(g.copy().play(m))) for m in g.legal_moves() if _pit_of(m) == p]
+            want = [(m, list(g.copy().play(m))) for m in g.legal_moves() if pit_of(m) == p]
             assert walk_every_way(g, p, rnd) == want, (variant, mancala.to_text(g), p)
             assert (mancala.to_text(g), g.ply, list(g.cells()), g.is_over()) == before
             checked += 1
@@ -86,24 +85,24 @@ def walk_the_ending_moves(g, rnd):
     it gives the trace play() gives, and leaves the game as it was.  Returns how many."""
     n = 0
     for m in g.legal_moves():
-        if _pit_of(m) is None:
+        if pit_of(m) is None:
             continue
         steps = list(g.copy().play(m))
         if steps[-1].kind != "end":
             continue
         before = game_state(g)
-        got = [t for mm, t in walk_every_way(g, _pit_of(m), rnd) if mm == m]
+        got = [t for mm, t in walk_every_way(g, pit_of(m), rnd) if mm == m]
         assert got == [steps]
-        assert game_state(g) == before
+        assert game_state(g) == before and list(g.copy().play(m)) == steps
         n += 1
     return n
 
 
 def game_state(g):
-    """What walk() must leave as it found it, the repetition rule's count of every position
-    included (it works out a game's end without play() and undo())."""
-    return (mancala.to_text(g), g.ply, list(g.cells()), g.is_over(), g.to_move, g._passes, g._key,
-            dict(g._seen), g._legal)
+    """What walk() must leave as it found it, as the rules API shows it.  (It works out a game's
+    end without play() and undo(): the callers play the walked move again, the repetition
+    rule's counts included.)"""
+    return (mancala.to_text(g), g.ply, list(g.cells()), g.is_over(), g.to_move, g.outcome(), g.moves_played())
 
 
 def test_a_walk_ends_the_game_as_play_does_in_a_position_set_up_with_no_move_played():
@@ -122,25 +121,27 @@ def test_a_walk_ends_the_game_as_play_does_in_a_position_set_up_with_no_move_pla
 
 @pytest.mark.parametrize("variant", FAMILY)
 def test_the_family_collects_the_leftovers_as_mancala_does(variant):
-    # Omweso._collect_leftovers works a player's pits at a time: the same counts and the same
-    # take steps as the engine's loop over every pit.
-    from mancala.game import Mancala
+    # At the game's end every pit's seeds go to its owner's store, a take step each, pit by
+    # pit in order (the engine's rule; the family's code works a player's pits at a time): with
+    # a trace (play) and without (push), to the same counts.
     checked = 0
-    for g in positions(variant, games=4, plies=80, seed=5):    # (random games may end within 20 plies)
-        if g.phase != "play":
+    for g in positions(variant, games=6, plies=400, seed=5):
+        if g.phase != "play" or g.is_over():
             continue
-        mine, theirs = g.copy(), g.copy()
-        a, b = Trace(), Trace()
-        mine._collect_leftovers(a)
-        Mancala._collect_leftovers(theirs, b)
-        assert list(mine.cells()) == list(theirs.cells()) and a._s == b._s
-        assert sum(mine.pits) == 0 and sum(mine.stores) == sum(g.cells())
-        mine, theirs = g.copy(), g.copy()
-        mine._collect_leftovers(None)
-        Mancala._collect_leftovers(theirs, None)
-        assert list(mine.cells()) == list(theirs.cells())
-        checked += 1
-    assert checked > 50
+        for m in g.legal_moves():
+            after = g.copy()
+            steps = list(after.play(m))
+            if steps[-1].kind != "end":
+                continue
+            pushed = g.copy()
+            pushed.push(m)
+            assert pushed.cells() == after.cells() and pushed.outcome() == after.outcome()
+            assert sum(after.pits) == 0 and sum(after.stores) == sum(g.cells())
+            taken = [s for s in steps if s.kind == "take" and s.to >= g.n_pits]
+            assert [s.pit for s in taken] == sorted(set(s.pit for s in taken))
+            assert all(s.count > 0 and s.to == g.store(g.owner(s.pit)) for s in taken)
+            checked += 1
+    assert checked > 5
 
 
 @pytest.mark.parametrize("loaded", [False, True], ids=["played", "loaded"])
@@ -156,7 +157,7 @@ def test_a_walk_ends_the_game_when_its_turn_repeats_a_position(variant, loaded):
             continue
         if loaded:
             g = mancala.from_text(mancala.to_text(g))
-        m = next(m for m in g.legal_moves() if _pit_of(m) is not None)
+        m = next(m for m in g.legal_moves() if pit_of(m) is not None)
         after = g.copy()
         plain = list(after.play(m))
         key = after._position_key()
@@ -166,9 +167,9 @@ def test_a_walk_ends_the_game_when_its_turn_repeats_a_position(variant, loaded):
             want = list(g.copy().play(m))
             assert want[-1].kind == "end" and want[:len(plain)] == plain[:len(want)]
             before = game_state(g)
-            got = [t for mm, t in walk_every_way(g, _pit_of(m), random.Random(2)) if mm == m]
+            got = [t for mm, t in walk_every_way(g, pit_of(m), random.Random(2)) if mm == m]
             assert got == [want]
-            assert game_state(g) == before
+            assert game_state(g) == before and list(g.copy().play(m)) == want
         finally:
             del g._seen[key]
         checked += 1
@@ -189,7 +190,7 @@ def test_making_a_walked_move_takes_the_counts_the_walk_ended_with(variant, monk
         if g.phase != "play":
             continue
         for p in g.side(g.to_move):
-            if not g._liftable(p):
+            if not g.is_legal(p):
                 continue
             moves = [m for m, _ in walk_every_way(g, p, random.Random(p))]
             for m in moves:
@@ -225,7 +226,7 @@ def test_making_a_walked_move_takes_the_counts_the_walk_ended_with(variant, monk
 
 class Counted:
     """Counts the rules core's work for a follower: walk() calls and the steps each added;
-    play(), listing moves, moves_from() and exploring a turn must not happen at all."""
+    play(), listing moves and moves_from() must not happen at all."""
 
     def __init__(self, monkeypatch, cls):
         self.walks = []
@@ -240,10 +241,10 @@ class Counted:
             return r
 
         monkeypatch.setattr(cls, "walk", walk)
-        for name in ("play", "_play_moves", "moves_from", "_expand"):
-            monkeypatch.setattr(cls, name, self._forbid(name, getattr(cls, name)))
+        for name in ("play", "legal_moves", "moves_from"):
+            monkeypatch.setattr(cls, name, self.forbid(name, getattr(cls, name)))
 
-    def _forbid(self, name, real):
+    def forbid(self, name, real):
         def f(game, *args):
             self.forbidden.append(name)
             return real(game, *args)
@@ -277,17 +278,16 @@ def a_turn_with_choices(variant, seed):
             continue
         rich = [m for m in g.legal_moves() if type(m) is tuple and len(m) == 2 and len(m[1]) >= 2]
         if rich:
-            g._legal = None
-            return g, rnd.choice(rich)
+            return mancala.from_text(mancala.to_text(g)), rnd.choice(rich)    # (the list not built)
 
 
-# The most an idle scan's walk() call adds: _CHUNK steps (the walk cuts a handful where
+# The most an idle scan's walk() call adds: CHUNK steps (the walk cuts a handful where
 # they run out, and hands out the game's end in pieces too), and what may follow the
 # handful's last seed before the walk can stop: a capture's takes (three at most) or a
 # relay's lift.
-MOST_A_PIECE = _CHUNK + 3
+MOST_A_PIECE = CHUNK + 3
 # A look's walk asks for the steps up to the one the sensors saw: a few dozen at most here.
-MOST_A_WALK = _CHUNK + 3 + 32
+MOST_A_WALK = CHUNK + 3 + 32
 
 
 @pytest.mark.parametrize("variant,seed", [("kombe", 1), ("kombe", 2), ("omweso", 3), ("omweso", 4),
@@ -297,10 +297,11 @@ def test_a_follower_walks_one_piece_per_idle_call_and_only_what_a_step_needs(var
                                                                            monkeypatch):
     g, move = a_turn_with_choices(variant, seed)
     trace = list(g.copy().play(move))
+    liftable = [p for p in g.side(g.to_move) if g.is_legal(p)]
     counted = Counted(monkeypatch, type(g))
     f = identity_follower(g, counting)
     # The turn's lights: the liftable pits, nothing walked.
-    assert [s.pit for s in f.first_steps()] == [p for p in g.side(g.to_move) if g._liftable(p)]
+    assert [s.pit for s in f.first_steps()] == liftable
     assert counted.take() == []
     obs = list(f.counts)
     i = 0
@@ -352,7 +353,7 @@ def test_the_traces_a_follower_walks_are_those_of_the_moves(variant):
     for g in positions(variant, games=2, plies=40, seed=5):
         if g.phase != "play":
             continue
-        pits, _ = _lifts(g)
+        pits, _ = lifts(g)
         for p in pits:
             mv = new_move(g, pits, None)
             mv.build_pit(p)
@@ -361,7 +362,7 @@ def test_the_traces_a_follower_walks_are_those_of_the_moves(variant):
             while mv.building():
                 assert mv.build_one()
             assert not mv.build_one() and not mv.prebuild
-            assert mv.paths() == [(m, list(g.copy().play(m))) for m in g.legal_moves() if _pit_of(m) == p]
+            assert mv.paths() == [(m, list(g.copy().play(m))) for m in g.legal_moves() if pit_of(m) == p]
 
 
 # ----- the board's behaviour: the same as with every trace built at once ------------
@@ -405,43 +406,8 @@ def test_a_whole_game_is_the_same_walked_as_with_every_trace_built_at_once(varia
     assert h2.c.records == c.records
     assert h2.c.outbox == c.outbox
     assert changes(frames2) == changes(frames)
-    lifts = sum(1 for r in c.records if r["kind"] == "move")
-    assert len(frames2) <= len(frames) <= len(frames2) + lifts
-
-
-@pytest.mark.parametrize("kind", ["load-cells", "occupancy"])
-def test_the_scan_after_a_lift_walks_the_lifted_turn_and_the_next_finds_what_follows(kind):
-    # Controller._scanned: the scan after a lift seen alone walks a piece of the lifted pit's
-    # turn (WalkingMove.walk_lifted) and leaves what follows the lift for the next scan, which
-    # finds it among steps walked already.
-    h = hands.start(board_4x8(kind), "kombe", seed=2)
-    c = h.c
-    real = c._scanned
-    counted = {"walked": 0, "followed": 0}
-
-    def lifted():
-        job = c.jobs.find(PROGRESS)       # the lift's move, whose follow-up a later scan finds
-        return job[1] if job is not None else None
-
-    def scanned(changed, now):
-        mv = lifted()
-        if mv is None or mv._walks is None or c.jobs.moving() or mv is not c.follower.mv:
-            return real(changed, now)
-        first = not mv._walked_lift and mv._open > 0
-        steps = sum(len(p[1]) for p in mv.paths())
-        real(changed, now)
-        if first:
-            # A piece walked (some steps more, or a split at a choice point), nothing followed.
-            assert mv._walked_lift and lifted() is mv and c.follower.index == 1
-            assert sum(len(p[1]) for p in mv.paths()) > steps or len(mv.paths()) > 1
-            counted["walked"] += 1
-        else:
-            assert lifted() is None
-            counted["followed"] += 1
-    c._scanned = scanned
-    h.play(40000)
-    assert c.state == "over" and h.seeds.counts == hands.expected_counts(c)
-    assert counted["walked"] > 20 and counted["followed"] >= counted["walked"]
+    lifted = sum(1 for r in c.records if r["kind"] == "move")
+    assert len(frames2) <= len(frames) <= len(frames2) + lifted
 
 
 def _fewest_steps(f, traces, made, obs):
@@ -483,8 +449,7 @@ def test_hands_some_steps_ahead_are_found_where_the_fewest_steps_explain_the_boa
     for g in positions(variant, games=2, plies=30, seed=3):
         if g.is_over() or rnd.random() < 0.6:
             continue
-        g = g.copy()
-        g._legal = None
+        g = mancala.from_text(mancala.to_text(g))        # (the list not built)
         n = g.n_pits + g.players
         traces = [list(g.copy().play(m)) for m in g.legal_moves()]
         f = Follower(n, counting)
@@ -534,7 +499,11 @@ for m in moves:
     g.play(m if isinstance(m, int) else tuple(m))
 move = move if isinstance(move, int) else tuple(move)
 trace = list(g.copy().play(move))
-g._legal = None
+g = mancala.from_text(mancala.to_text(g))     # (the list not built)
+cls = type(g)
+whole = cls.legal_moves
+listed = []
+cls.legal_moves = lambda self: listed.append(1) or whole(self)
 n = g.n_pits + g.players
 f = Follower(n, True)
 for c in range(n):
@@ -554,7 +523,8 @@ for s in trace:
         break
 f.skip_markers()
 m = f.mv.move()
-print(json.dumps([out, list(m) if isinstance(m, tuple) else m, f.mv.can_stop(), g._legal is None]))
+cls.legal_moves = whole         # (the script runs on CPython too, in the tests' process)
+print(json.dumps([out, list(m) if isinstance(m, tuple) else m, f.mv.can_stop(), listed == []]))
 """
 
 

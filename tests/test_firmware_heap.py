@@ -6,6 +6,7 @@ long line.  bench/bench_heap.py measures the heap itself.
 """
 import json
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -62,9 +63,6 @@ class Quiet:
     def write(self, data):
         pass
 
-
-def ours():
-    return sorted(m for m in sys.modules if m.split(".")[0] in ("sowlight_fw", "mancala"))
 """
 
 BOOT = "from sowlight_fw import app\na = app.start(%r, machine, transport=Quiet())\na.boot(0)" % PRESET
@@ -75,7 +73,7 @@ def mpy(tmp_path_factory):
     """The rules core and the firmware compiled by mpy-cross, mounted as bench_heap.py mounts them."""
     d = tmp_path_factory.mktemp("mpy")
     bench_heap.compile_tree(ROOT / "firmware", ROOT / "rules", d)
-    mounts, setup = bench_heap._vm(None, d)
+    mounts, setup = bench_heap.vm_mounts(None, d)
     return mounts, setup + SETUP
 
 
@@ -108,10 +106,25 @@ try:
     a.loop()
 except KeyboardInterrupt:
     pass
-print(json.dumps([pauses, a.loops, "asyncio" in sys.modules]))
+print(json.dumps([pauses, a.loops]))
 """
-    _, printed = steps(micropython, mpy, [loop])
-    assert json.loads(printed[-1]) == [[20] * 5, 5, False]
+    live, printed = steps(micropython, mpy, [loop, "import asyncio"])
+    assert json.loads(printed[-1]) == [[20] * 5, 5]
+    # asyncio brought in after the loop takes its few KB of heap only then.
+    assert live[2] - live[1] >= 2048, live
+
+
+def held(make, chunks=()):
+    """The bytes a decoder made by make() holds, fed `chunks` (what it decodes is let go): the
+    memory the board's link keeps for a partial line."""
+    tracemalloc.start()
+    try:
+        d = make()
+        for chunk in chunks:
+            d.feed(chunk)
+        return tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
 
 
 def test_the_boards_decoder_starts_small_and_grows_only_for_a_long_line():
@@ -119,22 +132,24 @@ def test_the_boards_decoder_starts_small_and_grows_only_for_a_long_line():
     longest = encode(1, "log", dict(pad, msg="x" * (codec.MAX_FRAME - len(encode(1, "log", pad)))))
     assert len(longest) == codec.MAX_FRAME
     stream = encode(2, "ping") + longest + b"y" * 5000 + b"\n" + encode(3, "hint", {"on": True})
+    small = lambda: Decoder(codec.HOST, first=16)          # noqa: E731
+    whole = lambda: Decoder(codec.HOST)                    # noqa: E731
+    assert held(small) < 2048 and held(whole) >= codec.MAX_FRAME
     for chunk in (3, 64, 1000, len(stream)):
-        small = Decoder(codec.HOST, first=16)
-        whole = Decoder(codec.HOST)
+        chunks = [stream[i:i + chunk] for i in range(0, len(stream), chunk)]
         got = [[], []]
-        for i in range(0, len(stream), chunk):
-            got[0] += small.feed(stream[i:i + chunk])
-            got[1] += whole.feed(stream[i:i + chunk])
+        a, b = small(), whole()
+        for part in chunks:
+            got[0] += a.feed(part)
+            got[1] += b.feed(part)
         assert [repr(x) for x in got[0]] == [repr(x) for x in got[1]]
         assert [type(x).__name__ for x in got[0]] == ["Message", "BadFrame", "BadFrame", "Message"], chunk
-        assert len(small._buf) <= codec.MAX_FRAME and len(whole._buf) == codec.MAX_FRAME
+        grown = held(small, chunks)
+        assert grown < codec.MAX_FRAME + 2048                 # never more than a frame's buffer
         if chunk < len(longest):
-            assert len(small._buf) == codec.MAX_FRAME      # it grew for the longest line...
-    short = Decoder(codec.HOST, first=256)
-    for b in encode(4, "journal_get", {"game": 1, "from": 0}):
-        short.feed(bytes((b,)))
-    assert len(short._buf) == 256                          # ...and not for a request
+            assert grown >= codec.MAX_FRAME                   # it grew for the longest line...
+    request = [bytes((b,)) for b in encode(4, "journal_get", {"game": 1, "from": 0})]
+    assert held(lambda: Decoder(codec.HOST, first=256), request) < 2048     # ...and not for a request
 
 
 def test_the_config_check_and_the_message_table_are_where_the_laptop_reads_them():

@@ -224,7 +224,9 @@ def test_the_host_link_plays_and_syncs_with_the_real_firmware(running):
         assert "oware" in hello["variants"] and hello["game"] is None
         state = lk.request("get_state")
         assert state["phase"] == "idle" and state["game"] is None and state["rx"] is not None
-        assert lk.request("new_game", {"variant": "oware"}) == {"game": 6, "re": lk._enc.seq}
+        # (Link.request returns only the reply whose `re` is the request's seq.)
+        reply = lk.request("new_game", {"variant": "oware"})
+        assert reply["game"] == 6 and sorted(reply) == ["game", "re"]
         assert next_event(lk, "state", lambda p: p["phase"] == "setup")["game"] == 6
         next_event(lk, "leds", lambda p: p["game"] == 6 and p["lit"])   # the set-up shown: cells to fill
         lk.request("press", {"button": "confirm"})                       # as the board's own button would
@@ -486,14 +488,14 @@ def test_events_stop_when_the_host_has_been_silent_for_10_s_and_start_when_it_sp
     kinds = [t for t, _ in step()]
     assert "ok" in kinds and "state" in kinds and "leds" in kinds and "log" in kinds
     a.controller.press("hint", c.now)                        # hints off: the board changes its LEDs
-    a.controller._log("info", "still listening")
+    a.controller.log("info", "still listening")
     assert ("log", {"level": "info", "msg": "still listening"}) in step(9000)
-    a.controller._log("info", "nobody there")
+    a.controller.log("info", "nobody there")
     assert step(1001) == []                                   # 10.001 s since the host's last frame
     dropped = a.link.dropped
     assert dropped >= 1
     c.send("ping")                                            # the host speaks: events go out again
-    a.controller._log("info", "heard again")
+    a.controller.log("info", "heard again")
     out = step()
     # (The lights' `leds` message held back meanwhile may come first: the set-up's lights are
     # made a scan after the readings that change them.)

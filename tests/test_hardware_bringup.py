@@ -222,9 +222,12 @@ def test_an_hx711_that_never_answers_is_named(machine, monkeypatch):
     board = device.load(str(HX711))
     machine.wire(board)
     machine.world.stuck = (board.cell_sensors[4],)
-    monkeypatch.setattr(bringup, "_HX711_WAIT_MS", 30)
+    clock = [0]         # the board's milliseconds, passing only as it waits
+    monkeypatch.setattr(bringup, "ticks_ms", lambda: clock[0])
+    monkeypatch.setattr(bringup, "sleep_ms", lambda ms: clock.__setitem__(0, clock[0] + ms))
     with pytest.raises(OSError, match=r"the HX711 of pit 4 never has a reading: check its DOUT wire \(pin %d\)" % board.cell_sensors[4]):
         bringup.Sensors(board, machine).read_all()
+    assert 1000 < clock[0] <= 1010      # after a second of waiting for it
 
 
 def test_gpio_sensors(machine):
@@ -243,9 +246,12 @@ def test_calibrate_prints_a_section_the_checker_accepts(machine, monkeypatch, ca
     machine.wire(board)
     phases = []
 
-    def countdown(seconds):
-        # Between the two measurements the maker fills the board; pit 7's sensor sits too deep.
-        phases.append(seconds)
+    def sleep_ms(ms):
+        # A second of a countdown: the maker empties the board, then fills it; pit 7's sensor
+        # sits too deep.  (The pauses between readings are shorter.)
+        if ms < 1000:
+            return
+        phases.append(ms)
         if len(phases) == 2:
             for cell in range(board.cells):
                 machine.world.reflection[cell] = 1200 if cell == 7 else 30000 + 100 * cell
@@ -253,10 +259,10 @@ def test_calibrate_prints_a_section_the_checker_accepts(machine, monkeypatch, ca
             for cell in range(board.cells):
                 machine.world.reflection[cell] = 800
 
-    monkeypatch.setattr(bringup, "_countdown", countdown)
-    monkeypatch.setattr(bringup, "sleep_ms", lambda ms: None)
-    section = bringup.calibrate(str(REFERENCE), wait_s=0, machine=machine)
+    monkeypatch.setattr(bringup, "sleep_ms", sleep_ms)
+    section = bringup.calibrate(str(REFERENCE), wait_s=1, machine=machine)
     out = capsys.readouterr().out
+    assert phases == [1000, 1000] and out.count("  1...") == 2
     assert section == {"empty": [800] * 14, "covered": [30000 + 100 * c if c != 7 else 1200 for c in range(14)]}
     printed = [line for line in out.splitlines() if line.startswith('"calibration": ')][0]
     assert json.loads("{" + printed + "}")["calibration"] == section

@@ -24,12 +24,12 @@ class Rig:
         self.board = board or MockBoard(random_games(games, seed=seed))
         self.store = store if store is not None else MemoryStore()
         self.early_acks = []
-        self.board.on_ack = self._check_ack
+        self.board.on_ack = self.check_ack
         self.opener = WireOpener(self.board)
         self.link = Link(self.opener, **dict(FAST, **link_options))
         self.link.connect()
 
-    def _check_ack(self, game, upto):
+    def check_ack(self, game, upto):
         # Runs on the board's side when an ack arrives: the store must already hold 0..upto.
         held = held_plies(self.store, self.board.board_id, game)
         if held[:upto + 1] != list(range(upto + 1)):
@@ -180,17 +180,21 @@ def test_a_failed_commit_sends_no_ack_and_the_next_sync_finishes(rig):
     class Boom(Exception):
         pass
 
-    def failing(board_id, game, new):
+    storing = rig.store.store_board_moves
+
+    def failing(board_id, game, ply, records):
+        # The third batch fails to commit, as a full disk would fail the archive's write.
         calls.append(game)
         if len(calls) == 3:
             raise Boom("disk full")
-    rig.store._commit = failing
+        return storing(board_id, game, ply, records)
+    rig.store.store_board_moves = failing
     with pytest.raises(Boom):
         rig.sync(records_page=4)
     failed_game = calls[-1]
     assert all(g != failed_game for g, _ in rig.board.acks)
     assert rig.board.games[failed_game]["synced"] == -1
-    rig.store._commit = lambda *a: None
+    del rig.store.store_board_moves
     report = rig.sync()
     rig.assert_synced()
     assert report.complete
@@ -232,7 +236,7 @@ def test_records_added_during_a_sync_are_picked_up(rig):
     added = []
 
     def on_ack(g, upto):
-        rig._check_ack(g, upto)
+        rig.check_ack(g, upto)
         if g != game and not added:
             added.append(rig.board.add_record(game, {"kind": "undo"}))
     rig.board.on_ack = on_ack

@@ -4,12 +4,11 @@ On MicroPython the rules core keeps the counts before each move as bytes (a
 third of the heap of a list copy), or none where the record's repetition key
 is those counts and the player, and puts them back through a list on undo
 (MicroPython assigns a slice from a list or tuple only).  CPython keeps a
-tuple.  Both paths must restore every position exactly:
-
-- on CPython, with the board's code paths switched on (the module's
-  _CPYTHON and _TUPLE_HASH flags off), for every variant;
-- on the MicroPython VM itself, with the heap a move's record costs.
+tuple.  Both paths must restore every position exactly: on CPython here, and
+on the MicroPython VM itself (the board's paths), with the heap a move's record
+costs.
 """
+import json
 import random
 
 import pytest
@@ -17,16 +16,8 @@ import pytest
 from testgames import LCG
 
 import mancala
-from mancala import game as game_module
 
 VARIANTS = mancala.variants()
-
-
-@pytest.fixture
-def board_code_paths(monkeypatch):
-    """Run the rules core as MicroPython runs it: bytes undo records and byte-string repetition keys."""
-    monkeypatch.setattr(game_module, "_CPYTHON", False)
-    monkeypatch.setattr(game_module, "_TUPLE_HASH", False)
 
 
 def _position(g):
@@ -34,7 +25,7 @@ def _position(g):
 
 
 @pytest.mark.parametrize("name", VARIANTS)
-def test_undo_restores_every_position_on_the_boards_code_paths(name, board_code_paths):
+def test_undo_restores_every_position(name):
     for seed in (1, 2):
         g = mancala.Game(name)
         rnd = random.Random(seed)
@@ -61,52 +52,67 @@ def test_undo_restores_every_position_on_the_boards_code_paths(name, board_code_
         assert _position(g) == end
 
 
-@pytest.mark.parametrize("name", ["oware", "kalah", "dakon", "omweso", "lane"])
-def test_the_boards_code_paths_play_the_same_game(name, monkeypatch):
-    """The board's undo records and keys change nothing in the game: the same moves, the same end."""
-    def play(flags_off):
-        if flags_off:
-            monkeypatch.setattr(game_module, "_CPYTHON", False)
-            monkeypatch.setattr(game_module, "_TUPLE_HASH", False)
-        g = mancala.Game(name)
-        rnd = random.Random(5)
-        moves = []
-        while not g.is_over() and len(moves) < 400:
-            moves.append(rnd.choice(g.legal_moves()))
-            g.push(moves[-1])
-        monkeypatch.undo()
-        return moves, g.cells(), g.outcome()
-
-    assert play(False) == play(True)
-
-
-def test_a_count_over_255_is_kept_in_a_list():
-    # No variant has 256 seeds, so a count never reaches it in play; the record
-    # would still be exact if one did.
-    assert game_module._counts_before([1, 255, 0]) == b"\x01\xff\x00"
-    record = game_module._counts_before([1, 300, 0])
-    assert record == [1, 300, 0] and type(record) is list
-
-
-def test_undo_on_micropython_restores_every_position(micropython):
-    names = ["oware", "kalah", "dakon", "omweso", "kombe", "lane", "enkeshui", "pandi"]
+def test_undo_on_micropython_restores_every_position_of_every_variant(micropython):
+    # As test_undo_restores_every_position, on the board's code paths (bytes undo records,
+    # byte-string repetition keys).
     code = LCG + (
         "import mancala\n"
+        "def pos(g):\n"
+        "    return (g.cells(), g.to_move, g.phase, g.is_over(), mancala.to_text(g))\n"
         "for name in %r:\n"
-        "    g = mancala.Game(name)\n"
-        "    r = Lcg(11)\n"
-        "    seen = []\n"
-        "    while len(seen) < 80 and not g.is_over():\n"
-        "        seen.append(mancala.to_text(g))\n"
-        "        g.push(r.choice(g.legal_moves()))\n"
-        "    n = len(seen)\n"
-        "    while seen:\n"
-        "        g.undo()\n"
-        "        assert mancala.to_text(g) == seen.pop(), (name, len(seen))\n"
-        "    print(name, n)\n") % (names,)
-    out = micropython.run(code, timeout=300).split()
-    assert out[0::2] == names
+        "    for seed in (1, 2):\n"
+        "        g = mancala.Game(name)\n"
+        "        r = Lcg(seed)\n"
+        "        seen = []\n"
+        "        for ply in range(150):\n"
+        "            if g.is_over():\n"
+        "                break\n"
+        "            seen.append(pos(g))\n"
+        "            m = r.choice(g.legal_moves())\n"
+        "            if ply %% 2:\n"
+        "                g.play(m)\n"
+        "            else:\n"
+        "                g.push(m)\n"
+        "        end = pos(g)\n"
+        "        n = len(seen)\n"
+        "        while seen:\n"
+        "            g.undo()\n"
+        "            assert pos(g) == seen.pop(), (name, seed, len(seen))\n"
+        "        r = Lcg(seed)\n"
+        "        for _ in range(150):\n"
+        "            if g.is_over():\n"
+        "                break\n"
+        "            g.play(r.choice(g.legal_moves()))\n"
+        "        assert pos(g) == end, (name, seed)\n"
+        "    print(name, n)\n") % (VARIANTS,)
+    out = micropython.run(code, timeout=600).split()
+    assert out[0::2] == VARIANTS
     assert all(int(n) > 10 for n in out[1::2])
+
+
+def lcg():
+    """The VM scripts' Lcg (testgames.LCG) on CPython: the same choices from the same seed."""
+    space = {}
+    exec(LCG, space)
+    return space["Lcg"]
+
+
+@pytest.mark.parametrize("name", ["oware", "kalah", "dakon", "omweso", "lane"])
+def test_the_boards_code_paths_play_the_same_game(name, micropython):
+    """The board's undo records and keys change nothing in the game: the same moves, the same end."""
+    line = ("g = mancala.Game(%r)\nr = Lcg(5)\nmoves = []\n"
+            "while not g.is_over() and len(moves) < 400:\n"
+            "    moves.append(r.choice(g.legal_moves()))\n"
+            "    g.push(moves[-1])\n" % name)
+    here = {"mancala": mancala, "Lcg": lcg()}
+    exec(line, here)
+    g = here["g"]
+    out = micropython.run(LCG + "import json, mancala\n" + line +
+                          "o = g.outcome()\nprint(json.dumps([moves, g.cells(), None if o is None else "
+                          "[o.winner, o.scores, o.reason]]))\n", timeout=300)
+    o = g.outcome()
+    want = json.loads(json.dumps([here["moves"], g.cells(), None if o is None else [o.winner, o.scores, o.reason]]))
+    assert json.loads(out.strip().splitlines()[-1]) == want
 
 
 def test_a_moves_undo_record_is_small_on_micropython(micropython):
@@ -146,8 +152,26 @@ def _random_line(g, seed, plies=150, undo_every=0, relimit=None):
 
 
 def _summary(g):
-    return (g.moves_played(), g.ply, g.cells(), g.to_move, g.outcome(), mancala.to_text(g),
-            [h[0] for h in g._hist], [h[2] for h in g._hist], g._hist[-1][2] if g.ply else None)
+    return (g.moves_played(), g.ply, g.cells(), g.to_move, g.outcome(), mancala.to_text(g))
+
+
+def _same_undoing(g, whole, most):
+    """g (limit_undo(most)) and `whole` (every record) are the same game, and stay so as the
+    last `most` moves are taken back one by one; g takes back at most one more (the spare
+    record a move played since the last limit_undo may keep), then refuses."""
+    assert _summary(g) == _summary(whole)
+    for _ in range(min(most, g.ply)):
+        assert g.undo() == whole.undo()
+        assert _summary(g) == _summary(whole)
+    spare = 0
+    while g.ply:
+        try:
+            move = g.undo()
+        except mancala.UndoLimitError:
+            break
+        assert move == whole.undo() and _summary(g) == _summary(whole)
+        spare += 1
+    assert spare <= 1
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -158,55 +182,110 @@ def test_a_bounded_history_plays_the_same_game(name):
             g = mancala.Game(name)
             g.limit_undo(most)
             _random_line(g, seed, undo_every=7)
-            assert _summary(g) == _summary(whole), (name, seed, most)
-            assert len(g._hist.recs) <= most + 1
+            _same_undoing(g, whole, most)
 
 
-@pytest.mark.parametrize("name", ["oware", "ayoayo", "kpo", "dakon", "omweso", "lane", "enkeshui", "kiothi"])
-def test_a_bounded_history_plays_the_same_game_on_the_boards_code_paths(name, board_code_paths):
-    whole = _random_line(mancala.Game(name), 4, undo_every=5)
+BOUNDED_ON_MICROPYTHON = LCG + """
+import json, mancala
+
+def line(name, most):
+    # _random_line's moves (Lcg's choices), on the board's code paths.
     g = mancala.Game(name)
-    g.limit_undo(2)
-    _random_line(g, 4, undo_every=5)
-    assert _summary(g) == _summary(whole)
+    if most:
+        g.limit_undo(most)
+    r = Lcg(4)
+    for ply in range(150):
+        if g.is_over():
+            break
+        m = r.choice(g.legal_moves())
+        if ply % 2:
+            g.play(m)
+        else:
+            g.push(m)
+        if ply % 5 == 0:
+            g.undo()
+            g.play(m)
+    return g
+
+def summary(g):
+    o = g.outcome()
+    return [g.moves_played(), g.ply, g.cells(), g.to_move, None if o is None else [o.winner, o.scores, o.reason],
+            mancala.to_text(g)]
+
+out = []
+for name in NAMES:
+    g, whole = line(name, 2), line(name, None)
+    same = [summary(g) == summary(whole)]
+    for _ in range(min(2, g.ply)):
+        same.append(g.undo() == whole.undo() and summary(g) == summary(whole))
+    spare = 0
+    try:
+        while g.ply:
+            m = g.undo()
+            same.append(m == whole.undo() and summary(g) == summary(whole))
+            spare += 1
+    except mancala.UndoLimitError:
+        pass
+    out.append([name, all(same) and len(same) >= 3, spare <= 1])
+print(json.dumps(out))
+"""
 
 
-@pytest.mark.parametrize("board_paths", [False, True])
-def test_limit_undo_again_lets_go_of_the_spare_record_so_a_move_tried_and_taken_back_costs_nothing(board_paths, monkeypatch):
-    if board_paths:
-        monkeypatch.setattr(game_module, "_CPYTHON", False)
-        monkeypatch.setattr(game_module, "_TUPLE_HASH", False)
+def test_a_bounded_history_plays_the_same_game_on_micropython(micropython):
+    names = ["oware", "ayoayo", "kpo", "dakon", "omweso", "lane", "enkeshui", "kiothi"]
+    out = micropython.run(BOUNDED_ON_MICROPYTHON.replace("NAMES", repr(names)), timeout=300)
+    assert json.loads(out.strip().splitlines()[-1]) == [[n, True, True] for n in names]
+
+
+def test_limit_undo_again_keeps_the_last_moves_and_the_repetition_rule():
     for seed, whole in _repetition_game():
         g = mancala.Game("oware")
         g.limit_undo(3)
         _random_line(g, seed, plies=1000, undo_every=5, relimit=3)
         # The same game to its end, repetition rule included, with `most` records kept.
         assert g.outcome() == whole.outcome() and g.moves_played() == whole.moves_played()
-        assert len(g._hist.recs) == 3
         break
     # A game after limit_undo again: every move tried and taken back (a board's follower tracing the
-    # next move) leaves the records and the repetition table untouched, even after a capture.
+    # next move) changes nothing, even after a capture: the same game as one never tried.
     g = mancala.Game("oware")
+    plain = mancala.Game("oware")
     g.limit_undo(2)
     rnd = random.Random(7)
     tried = captures = 0
     while not g.is_over() and g.ply < 300:
         before = sum(g.pits)
-        g.play(rnd.choice(g.legal_moves()))
+        move = rnd.choice(g.legal_moves())
+        g.play(move)
+        plain.play(move)
         captures += sum(g.pits) < before
         g.limit_undo(2)
-        recs, seen, kept = g._hist.recs, g._seen, list(g._hist.recs)
         for m in g.legal_moves():
             g.play(m)
             g.undo()
             tried += 1
-            assert g._seen is seen and g._hist.recs == kept and recs is g._hist.recs
+        assert _summary(g) == _summary(plain)
     assert captures > 5 and tried > 100
     # Still two moves can be taken back, and no more.
-    g.undo()
-    g.undo()
-    with pytest.raises(mancala.UndoLimitError):
-        g.undo()
+    _same_undoing(g, plain, 2)
+
+
+def test_a_move_tried_and_taken_back_after_limit_undo_costs_no_heap_on_micropython(micropython):
+    # limit_undo again lets go of the spare record: a board's follower tracing the next move
+    # (played and taken back) keeps nothing, not even after a capture.
+    setup = LCG + (
+        "import mancala\ng = mancala.Game('oware')\ng.limit_undo(2)\nr = Lcg(7)\n"
+        "captures = 0\n"
+        "while captures < 3 and not g.is_over():\n"
+        "    before = sum(g.pits)\n"
+        "    g.play(r.choice(g.legal_moves()))\n"
+        "    captures += sum(g.pits) < before\n"
+        "g.limit_undo(2)\n"
+        "moves = g.legal_moves()\n")
+    code = "for m in moves:\n    g.play(m)\n    g.undo()\nprint(len(moves), captures)\n"
+    use = micropython.heap_used(code, setup=setup)
+    tried, captures = use.output.split()[-2:]
+    assert int(tried) > 1 and captures == "3"
+    assert use.retained == 0, "%d bytes kept" % use.retained
 
 
 def test_undo_past_the_bound_is_refused_saying_why():
@@ -260,11 +339,7 @@ def _repetition_game(seed_from=0):
             yield seed, g
 
 
-@pytest.mark.parametrize("board_paths", [False, True])
-def test_the_repetition_rule_is_exact_with_a_bounded_history(board_paths, monkeypatch):
-    if board_paths:
-        monkeypatch.setattr(game_module, "_CPYTHON", False)
-        monkeypatch.setattr(game_module, "_TUPLE_HASH", False)
+def test_the_repetition_rule_is_exact_with_a_bounded_history():
     found = 0
     for seed, whole in _repetition_game():
         for most in (1, 16):
@@ -272,9 +347,6 @@ def test_the_repetition_rule_is_exact_with_a_bounded_history(board_paths, monkey
             g.limit_undo(most)
             _random_line(g, seed, plies=1000)
             assert g.outcome() == whole.outcome() and g.moves_played() == whole.moves_played()
-            # Oware's pits only lose seeds (pits_drain): the keys of positions before the last
-            # capture undo can reach are gone; the rule needs no more.
-            assert len(g._seen) <= len(whole._seen)
         found += 1
         if found == 5:
             break
@@ -309,17 +381,16 @@ def test_a_bounded_history_on_micropython(micropython):
         "    return g\n"
         "a = line(None)\n"
         "b = line(2)\n"
-        "print(a.moves_played() == b.moves_played(), a.outcome() == b.outcome(), a.outcome().reason, b.ply,"
-        " len(b._seen) < len(a._seen))\n"
+        "print(a.moves_played() == b.moves_played(), a.outcome() == b.outcome(), a.outcome().reason, b.ply)\n"
         "try:\n"
         "    for _ in range(4):\n"
         "        b.undo()\n"
         "except mancala.UndoLimitError as e:\n"
         "    print(e)\n")
     out = micropython.run(setup + code, timeout=120).splitlines()
-    assert out[0].split()[:2] == ["True", "True"] and out[0].split()[-1] == "True"
+    assert out[0].split()[:3] == ["True", "True", "repetition"]     # the rule exact with 2 records kept
     assert out[1] == "only the last 2 moves can be taken back"
-    moves = int(out[0].split()[-2])
+    moves = int(out[0].split()[-1])
     assert moves > 60
     # As test_a_moves_undo_record_is_small_on_micropython measures it: 84 B a move without the bound.
     setup += "g = mancala.Game('oware')\ng.limit_undo(16)\nr = Lcg(3)\ng.push(r.choice(g.legal_moves()))\n"

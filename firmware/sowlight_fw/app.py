@@ -97,9 +97,9 @@ class App:
                        next_game=self.journal.next_game(), now_ms=now)
         self.controller = c
         for text in repaired:
-            c._log("warn", "journal: " + text)
+            c.log("warn", "journal: " + text)
         if not getattr(self.sensors, "calibrated", True):
-            c._log("warn", "the sensors are not calibrated: run calibration from the menu")
+            c.log("warn", "the sensors are not calibrated: run calibration from the menu")
         mended = None
         if self.journal.gaps:
             # A damaged byte inside an earlier record: rebuild it from the records after it, or
@@ -174,7 +174,7 @@ class App:
                         self._full_said = True
                         c.fail("journal: " + e.msg)    # once: confirm goes back to the game
                     break
-                c._log("error", "journal: " + e.msg)   # a bug: drop the record, keep playing
+                c.log("error", "journal: " + e.msg)   # a bug: drop the record, keep playing
             else:
                 self._full_said = False
             self.pending.pop(0)

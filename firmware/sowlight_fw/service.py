@@ -112,7 +112,7 @@ def calibrate(app, step):
         app.cal = None
         c.leave_service()
         for p in problems:
-            c._log("warn", p)
+            c.log("warn", p)
         return {"type": "ok"}
     return {"type": "error", "code": "bad_payload", "msg": "calibrate step must be empty, full, save or cancel"}
 
@@ -201,14 +201,14 @@ async def run(app, which):
 
     if which == "self_test":
         report = self_test(app)["report"]
-        c._log("info", "self-test: %d LEDs; readings %s; %s" % (
+        c.log("info", "self-test: %d LEDs; readings %s; %s" % (
             report["leds"], report["cells"], "; ".join(report["problems"]) or "no problems"))
         c.enter_service("self_test")
         await until_confirm(show_live)
         c.leave_service()
     else:
         if app.board.sensor_kind == "gpio":
-            c._log("info", "digital sensors have nothing to calibrate")
+            c.log("info", "digital sensors have nothing to calibrate")
             return
         for step in ("empty", "full"):
             app.strip.light([cell[0] for cell in app.board.cell_leds], REMOVE if step == "empty" else NEED)
@@ -221,11 +221,11 @@ async def run(app, which):
                 return
             r = calibrate(app, step)
             if r["type"] != "ok":
-                c._log("error", r["msg"])
+                c.log("error", r["msg"])
                 calibrate(app, "cancel")
                 app.strip.off()
                 return
         r = calibrate(app, "save")
-        c._log("info" if r["type"] == "ok" else "error",
+        c.log("info" if r["type"] == "ok" else "error",
                "calibration saved" if r["type"] == "ok" else "calibration not saved: " + r.get("msg", ""))
     app.strip.off()

@@ -23,7 +23,7 @@ import time
 import mancala
 from mancala.trace import Step
 from sowlight_fw import cellmap as fw_cellmap
-from sowlight_fw.journal import move_tuple as _tuplify
+from sowlight_fw.journal import move_tuple
 from sowlight_fw import config as fw_config
 
 from . import link as _link
@@ -94,7 +94,7 @@ def replay(records, start=None):
         elif game is None:
             raise BoardViewError("the journal of this game does not begin with its start record")
         elif k == "move":
-            game.push(_tuplify(r["move"]))
+            game.push(move_tuple(r["move"]))
         elif k == "undo":
             game.undo()
         elif k == "setpos":

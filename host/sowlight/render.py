@@ -170,7 +170,7 @@ def _store_lines(game, b, width, right, mark_of):
 
 
 def _pit_label(game, pit):
-    return game._pit_name(pit)
+    return game.pit_name(pit)
 
 
 def cell_name(game, cell):

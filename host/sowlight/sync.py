@@ -404,15 +404,11 @@ class MemoryStore:
                 else:
                     new[p] = text
                     stored.append(p)
-            self._commit(board_id, board_game, new)
             held.update(new)
             row["stored_upto"] = max(upto, expect - 1)
             row["conflicts"] += len(conflicts)
             self.commits += 1
             return StoreResult(stored, dups, conflicts, row["stored_upto"])
-
-    def _commit(self, board_id, board_game, new):
-        """Called just before a batch is applied: tests override it to fail a commit."""
 
     def mark_acked(self, board_id, board_game, upto):
         with self.lock:

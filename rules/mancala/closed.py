@@ -88,7 +88,7 @@ class ClosedPits(Mancala):
         for i in range(self.n_pits):
             if m >> i & 1 and b[i]:
                 raise PositionError("%s: pit %s is closed, so it cannot hold %d seeds" % (
-                    self.title, self._pit_name(i), b[i]))
+                    self.title, self.pit_name(i), b[i]))
         for p in range(self.players):
             if all(m >> i & 1 for i in self.side(p)):
                 raise PositionError("%s: closing every pit of player %d leaves him no board to play on" % (self.title, p))
@@ -114,7 +114,7 @@ class ClosedPits(Mancala):
     def _state_fields(self):
         if not self._closed:
             return []
-        return ["closed=" + ",".join(self._pit_name(i) for i in self.closed)]
+        return ["closed=" + ",".join(self.pit_name(i) for i in self.closed)]
 
     def _load_state_fields(self, fields):
         fields = dict(fields)

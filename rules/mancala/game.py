@@ -814,8 +814,10 @@ class Mancala:
         """Why a well-formed move is still illegal (variants with extra rules say more)."""
         return "%s is not legal here" % self.move_name(move)
 
-    def _pit_name(self, pit):
-        """Pit names: player 0's pits A, B, ... and player 1's a, b, ... each from the owner's left."""
+    def pit_name(self, pit):
+        """A pit's name in the notation (what move_name() names a move from it by, and screens
+        label it with): player 0's pits A, B, ... and player 1's a, b, ... each from the owner's
+        left; a store's cell is store0, store1 ..."""
         if pit >= self.n_pits:
             return "store%d" % (pit - self.n_pits)
         p = self.owner(pit)
@@ -831,8 +833,8 @@ class Mancala:
     def move_name(self, move):
         pit, d = self._unpack(move)
         if isinstance(move, tuple):
-            return self._pit_name(pit) + ("+" if d > 0 else "-")
-        return self._pit_name(pit)
+            return self.pit_name(pit) + ("+" if d > 0 else "-")
+        return self.pit_name(pit)
 
     def parse_move(self, text):
         from .reasons import parse_move

@@ -81,7 +81,7 @@ def why_illegal(g, move):
         return "%r is not a move of %s" % (move, g.title)
     if not isinstance(pit, int) or not 0 <= pit < g.n_pits:
         return "%r is not a pit of %s (pits are 0 to %d)" % (pit, g.title, g.n_pits - 1)
-    name = g._pit_name(pit)
+    name = g.pit_name(pit)
     if g.owner(pit) != g.to_move:
         return "pit %s belongs to player %d, and player %d is to move" % (name, g.owner(pit), g.to_move)
     if g._b[pit] < g.min_seeds:
@@ -98,17 +98,17 @@ def why_illegal(g, move):
 def parse_pit(g, text):
     """The pit g names `text` (Mancala._parse_pit)."""
     for i in range(g.n_pits):
-        if g._pit_name(i) == text:
+        if g.pit_name(i) == text:
             return i
     raise NotationError("%r is not a pit of %s: pits are %s" % (
-        text, g.title, " ".join(g._pit_name(i) for i in range(g.n_pits))))
+        text, g.title, " ".join(g.pit_name(i) for i in range(g.n_pits))))
 
 
 def parse_move(g, text):
     """A move in the default notation (Mancala.parse_move)."""
     text = text.strip()
     if not text:
-        raise NotationError("an empty move: name a pit (%s)" % " ".join(g._pit_name(i) for i in range(g.n_pits)))
+        raise NotationError("an empty move: name a pit (%s)" % " ".join(g.pit_name(i) for i in range(g.n_pits)))
     if g.direction == 0:
         if text[-1] not in "+-":
             raise NotationError("%s needs a direction: add + (counter-clockwise) or - (clockwise), e.g. %s+" % (g.title, text))
@@ -139,7 +139,7 @@ def staged_why_illegal(g, move):
         legal = g.legal_moves()
         names = " ".join(g.move_name(m) for m in legal[:8]) + (" ..." if len(legal) > 8 else "")
         # A pit is said by its name (C), never by its number.
-        said = g._pit_name(move) if isinstance(move, int) and 0 <= move < g.n_pits else repr(move)
+        said = g.pit_name(move) if isinstance(move, int) and 0 <= move < g.n_pits else repr(move)
         return "%s is not a move now: %s is in its setup (%s, player %d), where the moves are %s" % (
             said, g.title, g._stage_words.get(word, word), player, names)
     if isinstance(move, tuple) and move and isinstance(move[0], str):
@@ -153,7 +153,7 @@ def why_play(g, move):
     if not isinstance(pit, int) or isinstance(pit, bool) or not 0 <= pit < g.n_pits:
         return "%r is not a move of %s: name one of your pits (0 to %d), as in %s" % (
             move, g.title, g.n_pits - 1, " ".join(g.move_name(m) for m in g.legal_moves()))
-    name = g._pit_name(pit)
+    name = g.pit_name(pit)
     if g.owner(pit) != g.to_move:
         return "pit %s belongs to player %d, and player %d is to move" % (name, g.owner(pit), g.to_move)
     if not g._b[pit]:

@@ -10,7 +10,7 @@ from .trace import TAKE, PLACE, PASS, OFF
 
 def pits_text(game, mask):
     """A bit mask of pits as the position text writes it: pit names joined by commas."""
-    return ",".join(game._pit_name(i) for i in range(game.n_pits) if mask >> i & 1)
+    return ",".join(game.pit_name(i) for i in range(game.n_pits) if mask >> i & 1)
 
 
 class Staged(Mancala):
@@ -197,7 +197,7 @@ class Staged(Mancala):
         if isinstance(move, tuple) and move and isinstance(move[0], str):
             if len(move) == 1:
                 return move[0]
-            return "%s:%s" % (move[0], self._pit_name(move[1]))
+            return "%s:%s" % (move[0], self.pit_name(move[1]))
         return self._play_move_name(move)
 
     def _play_move_name(self, move):

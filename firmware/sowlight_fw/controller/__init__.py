@@ -171,7 +171,7 @@ class Controller:
         self._back_from_error = MENU_STATE
         self._service_back = MENU_STATE
         self._hint_key = None
-        self._hint_due = False
+        self.hint_due = False             # a hint search waits for an idle scan (mismatch.py sets it too)
         self.hint_move = None
         self.hint_result = None
         self._tmp = [0] * n
@@ -242,7 +242,7 @@ class Controller:
                 jobs.remove(job)
         elif mv is not None and mv.prebuild and mv.building():
             mv.build_one()
-        elif self._hint_due:
+        elif self.hint_due:
             self._update_hint()
             self._refresh()
 
@@ -333,7 +333,7 @@ class Controller:
             self._back_from_error = self.state
         self.state = ERROR_STATE
         self.error_text = text
-        self._log("error", text)
+        self.log("error", text)
         self._refresh()
 
     def recover(self):
@@ -498,7 +498,7 @@ class Controller:
         if self.mismatch:
             self.mismatch = False
             self.wrong = []
-            self._log("info", "the board agrees again")
+            self.log("info", "the board agrees again")
             self._send(self.state_message())
 
     def _partial_place(self):
@@ -668,7 +668,7 @@ class Controller:
             self._state_later()
         else:
             self.state = TURN_OVER if trail is not None else self._await_state()
-            self._hint_due = self.hints      # searched while the board is idle, not in this step
+            self.hint_due = self.hints      # searched while the board is idle, not in this step
 
     # ================================================================ internals: the next step
 
@@ -726,7 +726,7 @@ class Controller:
 
     def _update_hint(self):
         """A new hint search, when hints are shown (hint.py)."""
-        self._hint_due = False
+        self.hint_due = False
         if self.hints and self.game is not None:
             hint.update_hint(self)
 
@@ -817,6 +817,6 @@ class Controller:
             return job[1].work(self, most)
         return True
 
-    def _log(self, level, text):
+    def log(self, level, text):
         self._send({"type": "log", "level": level, "msg": text})
 

@@ -46,7 +46,7 @@ def new_game(ctl, variant, options=None, pos=None):
     begin(ctl, game)
     ctl.state = SETUP
     clear_marks(ctl)
-    ctl._log("info", "new game %d: %s" % (ctl.game_no, ident))
+    ctl.log("info", "new game %d: %s" % (ctl.game_no, ident))
     if ctl.counting:
         # The board may hold the set-up already (an empty one, for a game whose seeds are
         # placed by the handful): load cells see that, and the game starts at once.
@@ -127,7 +127,7 @@ def resume(ctl, game_no, records, now_ms=None):
                 game = make(ctl, variant, options, r["pos"])
                 moves += 1
     except (RulesError, KeyError, TypeError, AttributeError) as e:
-        ctl._log("error", "game %d cannot be resumed (%s): choose a game" % (game_no, e))
+        ctl.log("error", "game %d cannot be resumed (%s): choose a game" % (game_no, e))
         return False
     if game is None:
         return False
@@ -145,7 +145,7 @@ def resume(ctl, game_no, records, now_ms=None):
     else:
         ctl.state = ctl._await_state()
         ctl._update_hint()
-    ctl._log("info", "resumed game %d at ply %d" % (game_no, last))
+    ctl.log("info", "resumed game %d at ply %d" % (game_no, last))
     ctl._refresh()
     ctl.render(ctl.now if now_ms is None else now_ms)
     return True
@@ -155,7 +155,7 @@ def abandon_move(ctl, why, hold=True):
     ctl.follower.start(ctl.game, ctl.gmap)
     ctl.state = ctl._await_state()
     ctl.selected = 0
-    ctl._log("info", "move in progress abandoned: " + why)
+    ctl.log("info", "move in progress abandoned: " + why)
     ctl._update_hint()
     if hold:
         recheck(ctl)
@@ -183,7 +183,7 @@ def undo_move(ctl):
     ctl._clear_trail()
     ctl.state = ctl._await_state()
     ctl.selected = 0
-    ctl._log("info", "move taken back: put the seeds back where the lights show")
+    ctl.log("info", "move taken back: put the seeds back where the lights show")
     ctl._update_hint()
     recheck(ctl)
 

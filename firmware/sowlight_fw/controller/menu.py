@@ -35,8 +35,8 @@ def menu_button(ctl, button):
         try:
             new_game(ctl, item, menu_options(ctl, item))
         except (CommandError, RulesError) as e:
-            ctl._log("error", str(e))
-    ctl._log("info", "menu: %s" % ctl.menu_items[ctl.menu_index])
+            ctl.log("error", str(e))
+    ctl.log("info", "menu: %s" % ctl.menu_items[ctl.menu_index])
 
 
 def menu_options(ctl, variant):
@@ -50,5 +50,5 @@ def menu_options(ctl, variant):
     alt = countable_options(ctl, game)
     if alt is None:
         return {}           # new_game refuses it, saying why
-    ctl._log("info", uncountable(ctl, game))
+    ctl.log("info", uncountable(ctl, game))
     return alt

@@ -15,9 +15,9 @@ def noise_events(ctl):
     while ev:
         c, noisy = ev.pop(0)
         if noisy:
-            ctl._log("warn", "the sensor of cell %d keeps changing: it is ignored until it holds still" % c)
+            ctl.log("warn", "the sensor of cell %d keeps changing: it is ignored until it holds still" % c)
         else:
-            ctl._log("info", "the sensor of cell %d holds still again" % c)
+            ctl.log("info", "the sensor of cell %d holds still again" % c)
     update_care(ctl)
 
 
@@ -42,7 +42,7 @@ def flag(ctl):
                "cell": game_cell(ctl, c), "i": f.index,
                "expect": [nxt.kind, nxt.pit, nxt.count, nxt.to] if nxt is not None else None}
         ctl._send(msg)
-        ctl._log("warn", explain(ctl, wrong, obs))
+        ctl.log("warn", explain(ctl, wrong, obs))
         ctl._send(ctl.state_message())
 
 
@@ -50,7 +50,7 @@ def overrule(ctl, cells):
     for c in cells:
         ctl.masked[c] = 1
     if cells:
-        ctl._log("warn", "sensor%s of cell%s %s overruled by confirm" % (
+        ctl.log("warn", "sensor%s of cell%s %s overruled by confirm" % (
             "s" if len(cells) > 1 else "", "s" if len(cells) > 1 else "", ", ".join(str(c) for c in cells)))
     update_care(ctl)
 
@@ -153,9 +153,9 @@ def start_play(ctl):
     scan: this is a scan's work)."""
     ctl._resumed_setup = False
     ctl.state = ctl._await_state()
-    ctl._log("info", "set-up complete: player %d to move" % ctl.game.to_move)
+    ctl.log("info", "set-up complete: player %d to move" % ctl.game.to_move)
     ctl._state_later()
-    ctl._hint_due = ctl.hints    # searched while the board is idle, not in this step
+    ctl.hint_due = ctl.hints    # searched while the board is idle, not in this step
     ctl.jobs.add(LOOK)           # the board is looked at in the next scan (a move may be under way)
 
 

@@ -60,7 +60,7 @@ def button(ctl, button):
         try:
             undo_move(ctl)                      # the last placement
         except CommandError as e:
-            ctl._log("info", e.msg)
+            ctl.log("info", e.msg)
     elif button == "hint":
         ctl.hints = not ctl.hints
     elif ctl.mismatch:

@@ -43,7 +43,7 @@ def press(ctl, button, now_ms):
             elif button == "undo":
                 undo_move(ctl)
         except (CommandError, RulesError) as e:
-            ctl._log("info", str(e))
+            ctl.log("info", str(e))
     elif st == ERROR_STATE:
         if button == "confirm":
             ctl.recover()
@@ -74,7 +74,7 @@ def play_button(ctl, button, now):
             try:
                 undo_move(ctl)
             except CommandError as e:
-                ctl._log("info", e.msg)
+                ctl.log("info", e.msg)
         return
     if button == "hint":
         if ctl.state != MOVE and len(ctl.follower.unseen_lifts()) > 1:

@@ -7,4 +7,4 @@ moves.py     the traces still possible for the move being made (the rules core's
 walk.py      the Omweso family's turns, traced a piece at a time
 """
 from .follower import Follower, agrees, new_move
-from .moves import KNOWN, is_marker, placing, _lifts, _pit_of
+from .moves import KNOWN, is_marker, placing, lifts, pit_of

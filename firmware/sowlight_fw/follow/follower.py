@@ -20,7 +20,7 @@ cell that is not on the board (seeds kept beside it).
 """
 from mancala.trace import Step
 
-from .moves import _Move, KNOWN, _MARKERS, _lifts, _pit_of, placing
+from .moves import _Move, KNOWN, _MARKERS, lifts, pit_of, placing
 from .walk import WalkingMove
 
 _SHORT = 3       # steps within which a move from an untouched pit cannot match (see lookahead)
@@ -37,7 +37,7 @@ def agrees(count, seen, counting):
 
 
 def new_move(game, pits=None, moves=None):
-    """The move in progress for the player to move: pits and moves as _lifts() gives them."""
+    """The move in progress for the player to move: pits and moves as lifts() gives them."""
     if pits is not None and moves is None and getattr(game, "walk", None) is not None:
         return WalkingMove(game, pits)      # (the Omweso family)
     return _Move(game, pits, moves)
@@ -84,7 +84,7 @@ class Follower:
         if self.only is not None:
             pits, moves = None, [self.only] if self.only != () else []    # (its trace computed now)
         else:
-            pits, moves = _lifts(game)
+            pits, moves = lifts(game)
         self.mv = new_move(game, pits, moves)
 
     def ready(self):
@@ -571,11 +571,11 @@ class Follower:
                 continue
             g.push(p[0])               # (taken back below: a copy would copy the whole history)
             try:
-                pits, moves = _lifts(g)
+                pits, moves = lifts(g)
             finally:
                 g.undo()
             if pits is None:
-                pits = [_pit_of(m) for m in moves if _pit_of(m) is not None]
+                pits = [pit_of(m) for m in moves if pit_of(m) is not None]
             for pit in pits:
                 c = self.gmap[pit]
                 for x in range(self.cells):

@@ -12,7 +12,7 @@ _MARKERS = ("extra_turn", "pass", "end", "choice", "skip")   # steps the hands d
 KNOWN = {}
 
 
-def _pit_of(move):
+def pit_of(move):
     """The pit a move begins by lifting: the move itself, or the first item of a tuple that
     begins with a pit number ((pit, direction), Omweso's (pit, letters) ...); None otherwise."""
     t = type(move)
@@ -23,7 +23,7 @@ def _pit_of(move):
     return None
 
 
-def _lifts(game):
+def lifts(game):
     """(pits, moves) for the player to move: the pits a move may begin by lifting, in the order
     of legal_moves(), and the legal moves when they had to be listed to find the pits.
 
@@ -36,7 +36,7 @@ def _lifts(game):
     moves = list(game.legal_moves())
     pits = []
     for m in moves:
-        p = _pit_of(m)
+        p = pit_of(m)
         if p is None:
             return None, moves
         if p not in pits:
@@ -106,7 +106,7 @@ class _Move(MoveInProgress):
         if self._moves is None:
             moves = g.moves_from(pit)
         else:
-            moves = [m for m in self._moves if _pit_of(m) == pit]
+            moves = [m for m in self._moves if pit_of(m) == pit]
         for m in moves:
             self._candidates.append((m, _trace(g, m)))
 

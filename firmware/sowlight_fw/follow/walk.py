@@ -8,7 +8,7 @@ from mancala.trace import Trace
 
 from .moves import _Move, KNOWN
 
-_CHUNK = 6       # steps an open trace is walked at a time (WalkingMove._walk; walk() cuts a handful there)
+CHUNK = 6       # steps an open trace is walked at a time (WalkingMove._walk; walk() cuts a handful there)
 
 
 class WalkingMove(_Move):
@@ -21,7 +21,7 @@ class WalkingMove(_Move):
     `_walks`; None for a whole trace).  Whatever reads the step number j walks every open
     trace past j first (reach: the hands' next step, forced_run up to the next step the
     sensors can see, the lookahead as deep as it looks); idle scans walk on ahead of the
-    hands, the open trace nearest its end _CHUNK steps at a time (build_one).  At a choice
+    hands, the open trace nearest its end CHUNK steps at a time (build_one).  At a choice
     point an open trace becomes one open trace per letter offered, default first, so the
     traces and their order are those of MoveInProgress: the same lights, the same steps,
     the same move.
@@ -60,15 +60,15 @@ class WalkingMove(_Move):
         for k in range(len(c)):
             if walks[k] is not None and (near < 0 or len(c[k][1]) < len(c[near][1])):
                 near = k
-        self._walk(near, _CHUNK)
+        self._walk(near, CHUNK)
         return True
 
     def walk_lifted(self):
         """In the scan after the lift (Controller._scanned), once: walk the lifted pit's turn a
-        piece (build_one: _CHUNK steps, or to its first choice point); True if any of it was
+        piece (build_one: CHUNK steps, or to its first choice point); True if any of it was
         left to walk.  The next scan finds what follows the lift (forced_run) with fewer
         walks of a step: the walks and the look in one scan took some 14 ms on an RP2040.
-        (Walking every trace _CHUNK steps ahead instead, splitting them at choice points,
+        (Walking every trace CHUNK steps ahead instead, splitting them at choice points,
         took longer than that.)"""
         if not self._lifted or self._walked_lift or not self._open:
             return False

@@ -31,7 +31,7 @@ import time
 
 import mancala
 
-from ..boardview import _tuplify, replay
+from ..boardview import move_tuple, replay
 from ..link import LinkError
 from ..sync import SyncError, sync
 
@@ -60,7 +60,7 @@ def published_records(records):
         if broken is None:
             try:
                 if rec["kind"] == "move" and run is not None and run[0] is not None:
-                    msg["trace"] = _trace(run[0].play(_tuplify(rec["move"])))
+                    msg["trace"] = _trace(run[0].play(move_tuple(rec["move"])))
                 else:
                     run = replay([rec], run)
                 if run[0] is not None:

@@ -34,7 +34,7 @@ import mancala
 from sowlight_fw.journal import move_json as _jsonable
 
 from .. import harmless
-from ..boardview import _tuplify, replay
+from ..boardview import move_tuple, replay
 from ..link import BoardError, LinkError
 from ..sync import SyncError, sync
 from .broker import MQTT_ERR_SUCCESS, delivered
@@ -61,7 +61,7 @@ def standing_moves(records):
     for rec in records:
         k = rec["kind"]
         if k == "move":
-            moves.append((rec["player"], _tuplify(rec["move"]), rec.get("name"), rec["ply"]))
+            moves.append((rec["player"], move_tuple(rec["move"]), rec.get("name"), rec["ply"]))
         elif k == "undo" and moves:
             moves.pop()
         elif k == "end":
@@ -285,7 +285,7 @@ class RemoteGame:
                         "table_game": self.spec["id"], "board": self.view.board_id}, retain=True)
                 continue
             there = remote.get(n)
-            if there is None or _tuplify(there["move"]) != move:
+            if there is None or move_tuple(there["move"]) != move:
                 if n == len(self.moves) - 1 and not self.over:
                     self._take_back(name, there)
                     return False
@@ -311,7 +311,7 @@ class RemoteGame:
         returns that move's message (None: not here yet)."""
         ply = self.last_ply + 1
         there = remote.get(len(self.moves))
-        move = None if there is None else _tuplify(there["move"])
+        move = None if there is None else move_tuple(there["move"])
         if self.guided != (ply, move):
             payload = {"ply": ply, "wait": True} if move is None else {"ply": ply, "move": there["move"]}
             try:

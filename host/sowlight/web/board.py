@@ -32,7 +32,7 @@ def layout(game):
         for c in game.side(p):
             owner[c] = p
         owner[stores[p]] = p
-    names = [game._pit_name(i) for i in range(game.n_pits)] + ["store %d" % p for p in range(game.players)]
+    names = [game.pit_name(i) for i in range(game.n_pits)] + ["store %d" % p for p in range(game.players)]
     return {"rows": rows, "left": left, "right": right, "counters": counters, "owner": owner, "names": names,
             "players": game.players, "title": game.title}
 

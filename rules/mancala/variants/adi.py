@@ -92,10 +92,10 @@ class Adi(Mancala):
         o.winner = None if spare0 == spare1 else (0 if spare0 > spare1 else 1)
         return o
 
-    def _pit_name(self, pit):
+    def pit_name(self, pit):
         # Houses are named by their row, whoever owns them now.
         if pit >= 12:
-            return Mancala._pit_name(self, pit)
+            return Mancala.pit_name(self, pit)
         return chr(65 + pit) if pit < 6 else chr(97 + pit - 6)
 
     def _state_fields(self):
@@ -103,7 +103,7 @@ class Adi(Mancala):
         for p in (0, 1):
             b = self.bought(p)
             if b:
-                out.append("bought%d=%s" % (p, ",".join(self._pit_name(i) for i in b)))
+                out.append("bought%d=%s" % (p, ",".join(self.pit_name(i) for i in b)))
         return out
 
     def _load_state_fields(self, fields):
@@ -223,11 +223,11 @@ class Adi(Mancala):
             back = min(k, len([h for h in order if h // 6 == w]))
             if len(houses) != k or len(set(houses)) != k or any(h not in order for h in houses):
                 raise PositionError("Adi: player %d takes over exactly %d of player %d's houses (%s), not %s" % (
-                    w, k, 1 - w, ",".join(self._pit_name(h) for h in order),
-                    ",".join(self._pit_name(h) for h in houses) or "none"))
+                    w, k, 1 - w, ",".join(self.pit_name(h) for h in order),
+                    ",".join(self.pit_name(h) for h in houses) or "none"))
             if len([h for h in houses if h // 6 == w]) != back:
                 raise PositionError("Adi: player %d must first win back the %d houses of his own row that he sold (%s)" % (
-                    w, back, ",".join(self._pit_name(h) for h in order if h // 6 == w)))
+                    w, back, ",".join(self.pit_name(h) for h in order if h // 6 == w)))
             for h in houses:
                 owners[h] = w
         # Every house gets four seeds from its owner's treasury (the loser's odd

@@ -394,8 +394,8 @@ class Enkeshui(Staged):
 
     def _play_move_name(self, move):
         if isinstance(move, int):
-            return self._pit_name(move)
-        name = self._pit_name(move[0]) + ("+" if move[1] > 0 else "-")
+            return self.pit_name(move)
+        name = self.pit_name(move[0]) + ("+" if move[1] > 0 else "-")
         if len(move) == 3 and not move[2]:
             name += "0"
         return name
@@ -411,7 +411,7 @@ class Enkeshui(Staged):
 
     def _why_rule(self, move):
         pit = move[0] if isinstance(move, tuple) else move
-        name = self._pit_name(pit)
+        name = self.pit_name(pit)
         if (self._m0 | self._m1) >> pit & 1:
             return "pit %s is a bull: its seeds stay there" % name
         if isinstance(move, tuple):

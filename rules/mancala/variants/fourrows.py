@@ -20,7 +20,7 @@ class FourRows(Mancala):
     pair_mark = ">"                      # between the two holes of a two-hole move
     move_hint = "name a hole, e.g. b6"   # what an empty move is told to write
 
-    def _pit_name(self, pit):
+    def pit_name(self, pit):
         """A hole as its row letter and column, e.g. 'b6'; columns are counted
         from player 0's right (player 1's left)."""
         if pit >= self.n_pits:
@@ -60,8 +60,8 @@ class FourRows(Mancala):
 
     def move_name(self, move):
         if isinstance(move, tuple):
-            return "%s%s%s" % (self._pit_name(move[0]), self.pair_mark, self._pit_name(move[1]))
-        return self._pit_name(move)
+            return "%s%s%s" % (self.pit_name(move[0]), self.pair_mark, self.pit_name(move[1]))
+        return self.pit_name(move)
 
     def parse_move(self, text):
         text = text.strip()

@@ -247,7 +247,7 @@ class GiuthiDriedger(Giuthi):
         for i in range(n):
             mine = loser * n + i
             if row[i] and mine in closed:
-                raise PositionError("%s: pit %s is cut off the shortened board" % (self.title, self._pit_name(mine)))
+                raise PositionError("%s: pit %s is cut off the shortened board" % (self.title, self.pit_name(mine)))
             pits[mine] = row[i]
             pits[self.opposite(mine)] = factor * row[i]
         if factor * placed > held[w]:

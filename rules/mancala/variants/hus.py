@@ -112,7 +112,7 @@ class Hus(FourRows):
             return "%r is not a move of Hus: a move is a hole number (or, as a player's first move, the opening move %s)" % (move, opening)
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.n_pits:
             return "%r is not a hole of Hus (holes are 0 to %d)" % (move, self.n_pits - 1)
-        name = self._pit_name(move)
+        name = self.pit_name(move)
         if self.owner(move) != p:
             return "hole %s belongs to player %d, and player %d is to move" % (name, 1 - p, p)
         if self._b[move] < 2:

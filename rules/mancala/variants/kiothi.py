@@ -192,7 +192,7 @@ class Kiothi(Staged):
             return "Kiothi moves are pit numbers (warriors always move to the right), not %r" % (move,)
         last, before = self._first_end(move)
         return "sowing %s would end in your own boma %s, which already holds %d: a move may not end in an occupied boma of your own" % (
-            self._pit_name(move), self._pit_name(last), before)
+            self.pit_name(move), self.pit_name(last), before)
 
     # ----- series (docs/variants/kiothi.md, "Matches") -----------------------
     # `games` games; a win counts one, the supreme victory (a margin of two)

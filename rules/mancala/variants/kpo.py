@@ -62,7 +62,7 @@ class Kpo(Mancala):
             return "a Kpo move is (pit, direction) with direction 1 (counter-clockwise) or -1 (clockwise), not %r" % (move,)
         return Mancala._why_rule(self, move)
 
-    def _pit_name(self, pit):
+    def pit_name(self, pit):
         # Holes are named by their place on the board, whatever the number of
         # players: near row A-F, far row a-f from the far side's left.
         if pit >= self.n_pits:

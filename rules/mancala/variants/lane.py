@@ -356,9 +356,9 @@ class Lane(Mancala):
                 return "the count must be from 1 to the %d seeds left to place, not %r" % (self._supply, c)
             top = self.max_place(pit)
             if top == 0:
-                return "pit %s cannot take seeds in the %s arrangement now" % (self._pit_name(pit), self.setup)
+                return "pit %s cannot take seeds in the %s arrangement now" % (self.pit_name(pit), self.setup)
             return "%d seeds in %s would leave too few to finish the %s arrangement: at most %d" % (
-                c, self._pit_name(pit), self.setup, top)
+                c, self.pit_name(pit), self.setup, top)
         p = self.to_move
         if isinstance(move, tuple):
             if len(move) == 2 and move[0] == "feed":
@@ -382,11 +382,11 @@ class Lane(Mancala):
             word = move[0]
             if word == "feed":
                 pit = move[1]
-                return "%s>%s" % (self._pit_name(pit), self._pit_name((1 - self.owner(pit)) * self.pits_per_row))
+                return "%s>%s" % (self.pit_name(pit), self.pit_name((1 - self.owner(pit)) * self.pits_per_row))
             if word == "place":
-                return "%d%s" % (move[2], self._pit_name(move[1]))
+                return "%d%s" % (move[2], self.pit_name(move[1]))
             return word
-        return self._pit_name(move)
+        return self.pit_name(move)
 
     def parse_move(self, text):
         text = text.strip()
@@ -395,7 +395,7 @@ class Lane(Mancala):
         if ">" in text:
             src, _, dst = text.partition(">")
             pit = self._parse_pit(src.strip())
-            want = self._pit_name((1 - self.owner(pit)) * self.pits_per_row)
+            want = self.pit_name((1 - self.owner(pit)) * self.pits_per_row)
             if dst.strip() != want:
                 raise NotationError("a seed fed from %s goes into %s, the opponent's leftmost pit: write %s>%s" % (
                     src.strip(), want, src.strip(), want))
@@ -409,7 +409,7 @@ class Lane(Mancala):
             return ("place", self._parse_pit(text[i:]), int(text[:i]))
         if not text:
             raise NotationError("an empty move: name a pit (%s), or keep / turn during the setup" % (
-                " ".join(self._pit_name(i) for i in range(self.n_pits))))
+                " ".join(self.pit_name(i) for i in range(self.n_pits))))
         return self._parse_pit(text)
 
 

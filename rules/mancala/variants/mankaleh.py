@@ -40,5 +40,5 @@ class Mankaleh(Mancala):
     def _why_rule(self, move):
         if isinstance(move, int) and self._b[move] == 1:
             return "well %s holds a single pebble, which may start a turn only once you have two pebbles in your home (you have %d)" % (
-                self._pit_name(move), self._b[self.n_pits + self.to_move])
+                self.pit_name(move), self._b[self.n_pits + self.to_move])
         return Mancala._why_rule(self, move)

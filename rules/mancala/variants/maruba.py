@@ -208,7 +208,7 @@ class Maruba(FourRows):
         pit = move[0] if isinstance(move, tuple) and len(move) == 2 else move
         if not isinstance(pit, int) or isinstance(pit, bool) or not 0 <= pit < self.n_pits:
             return "%r is not a move of %s: a move is a hole number, or (hole, hole taken) when it kills" % (move, self.title)
-        name = self._pit_name(pit)
+        name = self.pit_name(pit)
         if self.owner(pit) != p:
             return "hole %s belongs to player %d, and player %d is to move" % (name, 1 - p, p)
         b = self._b

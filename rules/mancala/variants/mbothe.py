@@ -152,8 +152,8 @@ class Mbothe(Mancala):
         b = self._b
         if move not in self._starts(p):
             if b[move] == _TWO:
-                return "pit %s holds two stones: a move may start from it only when no pit of yours holds one or three or more, and then only from the rightmost" % self._pit_name(move)
-            return "pit %s cannot start a move here" % self._pit_name(move)
+                return "pit %s holds two stones: a move may start from it only when no pit of yours holds one or three or more, and then only from the rightmost" % self.pit_name(move)
+            return "pit %s cannot start a move here" % self.pit_name(move)
         if not self.has_seeds(1 - p):
-            return "the opponent has no stones: you must play a move that gives him some, and %s does not" % self._pit_name(move)
+            return "the opponent has no stones: you must play a move that gives him some, and %s does not" % self.pit_name(move)
         return Mancala._why_rule(self, move)

@@ -197,8 +197,8 @@ class Mongola(FourRows):
 
     def move_name(self, move):
         if isinstance(move, tuple):
-            return "arrange:%s" % self._pit_name(move[1])
-        return self._pit_name(move)
+            return "arrange:%s" % self.pit_name(move[1])
+        return self.pit_name(move)
 
     def parse_move(self, text):
         text = text.strip()
@@ -222,7 +222,7 @@ class Mongola(FourRows):
             return "%r: the men are already arranged; a move is a house number" % (move,)
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.n_pits:
             return "%r is not a house of Mongola (houses are 0 to %d)" % (move, self.n_pits - 1)
-        name = self._pit_name(move)
+        name = self.pit_name(move)
         if self.owner(move) != p:
             return "house %s belongs to player %d, and player %d is to move" % (name, 1 - p, p)
         return "house %s holds %d: a walk starts from a house with two or more men" % (name, self._b[move])

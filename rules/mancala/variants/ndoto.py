@@ -29,5 +29,5 @@ class Ndoto(Mancala):
 
     def _why_rule(self, move):
         if self._b[move] == 1:
-            return "pit %s holds a single seed and the next pit is occupied: a single seed may only move into an empty pit" % self._pit_name(move)
+            return "pit %s holds a single seed and the next pit is occupied: a single seed may only move into an empty pit" % self.pit_name(move)
         return Mancala._why_rule(self, move)

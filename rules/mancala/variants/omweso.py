@@ -839,8 +839,8 @@ class Omweso(Staged):
 
     def _play_move_name(self, move):
         if isinstance(move, int):
-            return self._pit_name(move)
-        return "%s/%s" % (self._pit_name(move[0]), move[1])
+            return self.pit_name(move)
+        return "%s/%s" % (self.pit_name(move[0]), move[1])
 
     def _parse_play_move(self, text):
         name, slash, ch = text.partition("/")
@@ -878,7 +878,7 @@ class Omweso(Staged):
             pit = move[0]
         else:
             pit = move
-        name = self._pit_name(pit)
+        name = self.pit_name(pit)
         if self._b[pit] < self.min_seeds:
             return "pit %s holds a single seed, and a single seed may not be lifted" % name
         mine = [m for m in self.legal_moves() if m == pit or (isinstance(m, tuple) and m[0] == pit)]

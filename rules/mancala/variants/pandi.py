@@ -122,8 +122,8 @@ class Pandi(ClosedPits):
 
     def move_name(self, move):
         if type(move) is tuple:
-            return "%s/%s" % (self._pit_name(move[0]), move[1])
-        return self._pit_name(move)
+            return "%s/%s" % (self.pit_name(move[0]), move[1])
+        return self.pit_name(move)
 
     def parse_move(self, text):
         name, slash, letters = text.strip().partition("/")
@@ -148,7 +148,7 @@ class Pandi(ClosedPits):
             mine = [self.move_name(m) for m in self.legal_moves() if m == move[0] or (type(m) is tuple and m[0] == move[0])]
             if mine:
                 return "%s does not match the calves of a move from %s (one letter t or l for each, in order): legal are %s" % (
-                    self.move_name(move), self._pit_name(move[0]), " ".join(mine))
+                    self.move_name(move), self.pit_name(move[0]), " ".join(mine))
             if self.claims != "chosen":
                 return "%s: calves are claimed by themselves here; a move with letters needs the option claims=chosen" % self.title
         return ClosedPits._why_illegal(self, move)

@@ -89,7 +89,7 @@ class SitasSolitaire(Mancala):
         moves = self._moves()
         self._legal = moves
         if not moves:
-            self._end(tr, None, "stuck: the next hole (%s) is empty" % self._pit_name(self._next))
+            self._end(tr, None, "stuck: the next hole (%s) is empty" % self.pit_name(self._next))
 
     def _end(self, tr, winner, reason):
         # The marbles stay where they are: there is nobody to give them to.
@@ -126,9 +126,9 @@ class SitasSolitaire(Mancala):
 
     def _why_rule(self, move):
         return "%s lifts the hole after the last marble: %s, not %s" % (
-            self.title, self._pit_name(self._next), self._pit_name(move))
+            self.title, self.pit_name(self._next), self.pit_name(move))
 
-    def _pit_name(self, pit):
+    def pit_name(self, pit):
         # Named by rows as in two-player games: the near row A.., the far row a..
         if pit >= self.n_pits:
             return "store"
