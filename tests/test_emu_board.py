@@ -228,7 +228,7 @@ def test_hands_following_the_strip_play_a_game_to_its_end_and_the_journal_syncs(
                                                                                 left):
     pos, script, final = emuhands.ending(variant, left)
     made, state = hands_play(boards, tmp_path, config, variant, pos=pos, script=script)
-    assert [boardview._tuplify(m["move"]) for m in made] == script
+    assert [boardview.move_tuple(m["move"]) for m in made] == script
     assert state["phase"] == "over" and boardview.game_of(state).cells() == final
 
 
