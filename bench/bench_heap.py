@@ -198,7 +198,7 @@ def record(preset=PRESET, variant=VARIANT, seed=SEED):
     h.press("confirm")                 # the menu opens on Oware: confirm chooses it
     if c.state != "setup" or c.variant != variant:
         raise SystemExit("the recording went wrong: the menu gave %s in state %s" % (c.variant, c.state))
-    h.setup_counts = hands.setup_counts(c)
+    h.setup_counts = hands.expected_counts(c)
     h.play(20000)
     if c.state != "over":
         raise SystemExit("the recorded game did not end (state %s)" % c.state)

@@ -23,14 +23,10 @@ if os.environ.get("CI"):
     _hypothesis_settings.load_profile("ci")
 
 
-@pytest.fixture(scope="session")
-def micropython():
-    """A mpvm.MicroPythonVM: runs code on the real MicroPython VM (fresh VM per call).
-
-    Fails (does not skip) when node or the npm package is missing, so a CI
+def _need_micropython():
+    """Fails (does not skip) when node or the npm package is missing, so a CI
     without them cannot pass by accident. People without Node.js can set
-    SOWLIGHT_ALLOW_NO_MICROPYTHON=1 to skip these tests instead.
-    """
+    SOWLIGHT_ALLOW_NO_MICROPYTHON=1 to skip these tests instead."""
     problem = mpvm.find_problem()
     if problem:
         if os.environ.get("SOWLIGHT_ALLOW_NO_MICROPYTHON") == "1":
@@ -40,9 +36,21 @@ def micropython():
             "(or set SOWLIGHT_ALLOW_NO_MICROPYTHON=1 to skip the MicroPython tests)." % problem,
             pytrace=False,
         )
+
+
+@pytest.fixture(scope="session")
+def micropython():
+    """A mpvm.MicroPythonVM: runs code on the real MicroPython VM (fresh VM per call)."""
+    _need_micropython()
     vm = mpvm.MicroPythonVM()
     yield vm
     vm.close()
+
+
+@pytest.fixture
+def needs_vm():
+    """For tests that start a VM board (sowlight.vmboard): the MicroPython VM it runs on is there."""
+    _need_micropython()
 
 
 def _need(problem, install):

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 import serial
 
-import mpvm
 import mancala
 from sowlight import boardconfig, deploy
 from sowlight.deploy import DeployError, Target
@@ -30,15 +29,6 @@ PICO_MPY = 6 | 3 << 8 | 4 << 10         # sys.implementation._mpy of MicroPython
 def sowlight(*args, timeout=60, env=None):
     return subprocess.run([sys.executable, "-m", "sowlight"] + [str(a) for a in args], capture_output=True, text=True,
                           timeout=timeout, env=env)
-
-
-@pytest.fixture
-def needs_vm():
-    problem = mpvm.find_problem()
-    if problem:
-        if os.environ.get("SOWLIGHT_ALLOW_NO_MICROPYTHON") == "1":
-            pytest.skip("MicroPython VM unavailable: " + problem)
-        pytest.fail("MicroPython VM unavailable: %s (run `bash tools/test.sh`)" % problem, pytrace=False)
 
 
 @pytest.fixture

@@ -150,7 +150,7 @@ def test_a_game_is_played_through_the_real_adapters_and_journalled(fake, name):
     assert c.state == "menu" and c.menu_items[c.menu_index] == "oware"
     press(fake, a, h, "confirm")                   # the buttons choose Oware from the menu
     assert c.state == "setup"
-    h.setup_counts = fake.hands.setup_counts(c)
+    h.setup_counts = fake.hands.expected_counts(c)
     h.play(5000)
     assert c.state == "over"
     assert a.seeds.counts == fake.hands.expected_counts(c)
@@ -176,7 +176,7 @@ def test_after_a_reset_the_app_resumes_the_game_from_the_journal(fake):
     c = a.boot(0)
     c.new_game("kalah")
     h = hands_for(fake, a, seed=3)
-    h.setup_counts = fake.hands.setup_counts(c)
+    h.setup_counts = fake.hands.expected_counts(c)
     while c.ply < 6 or c.state != "await_lift":
         h.step()
     position = c.game.cells()
@@ -282,7 +282,7 @@ def test_a_full_journal_stops_nothing_and_catches_up_after_the_laptop_syncs(fake
     c.next_game = 3
     c.new_game("oware")
     h = hands_for(fake, a)
-    h.setup_counts = fake.hands.setup_counts(c)
+    h.setup_counts = fake.hands.expected_counts(c)
     h.wait(100)
     assert c.state == "error" and a.pending                  # the record waits in RAM
     assert any(t == "log" and "connect the board" in p["msg"] for t, p in link.sent)

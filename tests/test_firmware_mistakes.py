@@ -36,21 +36,19 @@ def logs(c):
 
 
 def put(h, cell, n):
-    """Move n seeds from the hand (or the bag) into cell, outside what the LEDs asked."""
+    """Move n seeds from the hand (then the bag) into cell in one act, outside what the LEDs asked."""
     def change():
-        take = min(n, h.seeds.hand)
-        h.seeds.hand -= take
-        h.seeds.supply -= n - take
-        h.seeds.counts[cell] += n
+        k = min(n, h.seeds.hand)
+        if k:
+            h.seeds.drop(cell, k)
+        if n > k:
+            h.seeds.add(cell, n - k)
     h._act(cell, change)
 
 
 def pick(h, cell, n):
     """Take n seeds out of cell into the hand."""
-    def change():
-        h.seeds.counts[cell] -= n
-        h.seeds.hand += n
-    h._act(cell, change)
+    h._act(cell, lambda: h.seeds.lift(cell, n))
 
 
 @pytest.mark.parametrize("kind", KINDS)

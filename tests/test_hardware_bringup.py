@@ -1,9 +1,10 @@
 """hardware/bringup.py against a simulated board: the right channel for every
 cell, room light cancelled, HX711s shifted out together, calibration printed.
 
-The stand-in `machine` module below simulates the wiring a config describes
-(multiplexers, IR emitter switch, HX711 shift registers, buttons). It is plain
-MicroPython-compatible code, so the same simulation runs on the VM.
+The wiring a config describes (multiplexers, IR emitter switch, HX711 shift
+registers) is simulated below, behind the fake `machine` of
+tests/micropython/fakes (buttons and gpio sensors are its input levels). It
+is plain MicroPython-compatible code, so the same simulation runs on the VM.
 """
 import importlib.util
 import json
@@ -16,19 +17,22 @@ import pytest
 
 from sowlight_fw import config as device
 
+from fakeload import FAKES, load_fake
+
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE = ROOT / "hardware"
 REFERENCE = HARDWARE / "boards" / "2x6-stores.json"
 HX711 = HARDWARE / "examples" / "2x6-stores-hx711.json"
 
-FAKE_MACHINE = '''
-# A stand-in for MicroPython's machine module with a simulated board behind it.
+WIRING = '''
+# The wiring a board config describes (multiplexers, the IR emitter switch, HX711 shift
+# registers), simulated behind the fake `machine` of tests/micropython/fakes: its ADC reads
+# sim.adc, its HX711 DOUT pins read sim.dout, every pin write is seen by sim.edge.
+import machine
 
-class World:
+
+class Wiring:
     def __init__(self):
-        self.out = {}          # pin -> last value written
-        self.levels = {}       # pin -> level an input reads (buttons, gpio sensors)
-        self.irq_off = 0
         self.select = ()
         self.muxes = {}        # adc pin -> [(enable pin or None, {channel: cell})]
         self.emitter = None
@@ -41,36 +45,34 @@ class World:
         self.cycles = []       # pulses of each finished HX711 read cycle
         self.stuck = ()        # dout pins that never become ready
 
-    def write(self, pin, v):
-        self.out[pin] = v
+    def edge(self, pin, v):
         if pin == self.sck and v:
             for state in self.hx.values():
                 state[1] += 1
 
-    def read(self, pin):
-        if pin in self.hx:
-            if pin in self.stuck:
-                return 1
-            state = self.hx[pin]
-            pulses = state[1]
-            if pulses == 0:
-                return 0                                  # a conversion is ready
-            if pulses <= 24:
-                return (state[0] >> (24 - pulses)) & 1    # MSB first, one bit per rising edge
-            self.cycles.append(pulses)
-            state[1] = 0
-            return 1                                      # converting again
-        return self.levels.get(pin, self.out.get(pin, 0))
+    def dout(self, pin):
+        if pin in self.stuck:
+            return 1
+        state = self.hx[pin]
+        pulses = state[1]
+        if pulses == 0:
+            return 0                                  # a conversion is ready
+        if pulses <= 24:
+            return (state[0] >> (24 - pulses)) & 1    # MSB first, one bit per rising edge
+        self.cycles.append(pulses)
+        state[1] = 0
+        return 1                                      # converting again
 
     def adc(self, pin):
+        out = machine.world.outputs
         channel = 0
         for bit in range(4):
-            channel |= self.out.get(self.select[bit], 0) << bit
-        lit = 1 if self.emitter is None else self.out.get(self.emitter, 0)
+            channel |= out.get(self.select[bit], 0) << bit
+        lit = 1 if self.emitter is None else out.get(self.emitter, 0)
         cell = None
         driving = 0
         for enable, channels in self.muxes[pin]:
-            if enable is None or self.out.get(enable, 1) == 0:
+            if enable is None or out.get(enable, 1) == 0:
                 driving += 1
                 cell = channels.get(channel)
         if driving != 1:
@@ -85,49 +87,23 @@ class World:
         return value
 
 
-world = World()
+sim = Wiring()
 
 
-class Pin:
-    IN = 0
-    OUT = 1
-    PULL_UP = 1
-    PULL_DOWN = 2
-
-    def __init__(self, pin, mode=-1, pull=None, value=None):
-        self.pin = pin
-        if value is not None:
-            world.write(pin, value)
-
-    def value(self, v=None):
-        if v is None:
-            return world.read(self.pin)
-        world.write(self.pin, v)
-
-
-class ADC:
-    def __init__(self, pin):
-        self.pin = pin.pin
-
-    def read_u16(self):
-        return world.adc(self.pin)
-
-
-def disable_irq():
-    world.irq_off += 1
-    return world.irq_off
-
-
-def enable_irq(state):
-    world.irq_off -= 1
+def _reads(pin):
+    return lambda: sim.dout(pin)
 
 
 def wire(board):
-    """Simulate the wiring the config describes."""
-    world.__init__()
+    """Simulate the wiring the config describes (machine.world and sim start afresh)."""
+    world = machine.world
+    world.reset()
+    sim.__init__()
+    world.watchers.append(sim.edge)
+    world.analog = sim.adc
     if board.sensor_kind == "occupancy-mux":
-        world.select = board.mux_select
-        world.emitter = board.emitter_pin
+        sim.select = board.mux_select
+        sim.emitter = board.emitter_pin
         for m in range(len(board.mux_list)):
             adc, enable = board.mux_list[m]
             channels = {}
@@ -135,16 +111,18 @@ def wire(board):
                 sensor = board.cell_sensors[cell]
                 if sensor is not None and sensor[0] == m:
                     channels[sensor[1]] = cell
-            world.muxes.setdefault(adc, []).append((enable, channels))
+            sim.muxes.setdefault(adc, []).append((enable, channels))
     elif board.sensor_kind == "hx711":
-        world.sck = board.hx711_sck
+        sim.sck = board.hx711_sck
         for cell in range(board.cells):
-            if board.cell_sensors[cell] is not None:
-                world.hx[board.cell_sensors[cell]] = [0, 0]
+            dout = board.cell_sensors[cell]
+            if dout is not None:
+                sim.hx[dout] = [0, 0]
+                world.inputs[dout] = _reads(dout)
 
 
 def set_weight(board, cell, counts):
-    world.hx[board.cell_sensors[cell]][0] = counts & 0xFFFFFF
+    sim.hx[board.cell_sensors[cell]][0] = counts & 0xFFFFFF
 '''
 
 
@@ -165,63 +143,72 @@ bringup = _bringup()
 
 
 @pytest.fixture
-def machine():
-    return _module("machine", FAKE_MACHINE)
+def machine(monkeypatch):
+    """The fake `machine` (importable by name: the wiring imports it)."""
+    monkeypatch.delitem(sys.modules, "machine", raising=False)
+    fake = load_fake("machine", register=True)
+    yield fake
+    sys.modules.pop("machine", None)
 
 
-def _distinct_reflections(machine, board):
+@pytest.fixture
+def wiring(machine):
+    return _module("wiring", WIRING)
+
+
+def _distinct_reflections(wiring, board):
     for cell in range(board.cells):
-        machine.world.reflection[cell] = 1000 + 977 * cell
+        wiring.sim.reflection[cell] = 1000 + 977 * cell
     return [1000 + 977 * cell for cell in range(board.cells)]
 
 
-def test_every_cell_reads_its_own_channel_with_room_light_cancelled(machine):
+def test_every_cell_reads_its_own_channel_with_room_light_cancelled(machine, wiring):
     board = device.load(str(REFERENCE))
-    machine.wire(board)
-    expected = _distinct_reflections(machine, board)
+    wiring.wire(board)
+    expected = _distinct_reflections(wiring, board)
     sensors = bringup.Sensors(board, machine)
     assert sensors.read_all() == expected
-    machine.world.ambient = 30000  # a desk lamp: the readings do not move
+    wiring.sim.ambient = 30000  # a desk lamp: the readings do not move
     assert sensors.read_all() == expected
-    assert machine.world.out[board.emitter_pin] == 0  # emitters left off between scans
+    assert machine.world.outputs[board.emitter_pin] == 0  # emitters left off between scans
 
 
-def test_without_an_emitter_switch_readings_include_room_light(machine):
+def test_without_an_emitter_switch_readings_include_room_light(machine, wiring):
     config = json.loads(REFERENCE.read_text())
     del config["sensors"]["emitter_pin"]
     board = device.check(config)
-    machine.wire(board)
-    expected = _distinct_reflections(machine, board)
+    wiring.wire(board)
+    expected = _distinct_reflections(wiring, board)
     assert bringup.Sensors(board, machine).read_all() == [9000 + v for v in expected]
 
 
-def test_multiplexers_sharing_an_adc_pin_are_enabled_one_at_a_time(machine):
+def test_multiplexers_sharing_an_adc_pin_are_enabled_one_at_a_time(machine, wiring):
     config = json.loads((HARDWARE / "boards" / "2x10.json").read_text())
     config["sensors"]["muxes"] = [{"adc": 26, "enable": 7}, {"adc": 26, "enable": 8}]
     board = device.check(config)
-    machine.wire(board)
-    expected = _distinct_reflections(machine, board)
+    wiring.wire(board)
+    expected = _distinct_reflections(wiring, board)
     assert bringup.Sensors(board, machine).read_all() == expected
 
 
-def test_hx711s_are_read_together_with_interrupts_off(machine):
+def test_hx711s_are_read_together_with_interrupts_off(machine, wiring):
     board = device.load(str(HX711))
-    machine.wire(board)
+    wiring.wire(board)
     weights = [(-1) ** cell * (5000 + 1234 * cell) for cell in range(board.cells)]
     for cell, counts in enumerate(weights):
-        machine.set_weight(board, cell, counts)
+        wiring.set_weight(board, cell, counts)
     sensors = bringup.Sensors(board, machine)
     assert sensors.read_all() == weights
     assert sensors.read_all() == weights  # the next cycle too (after the HX711s report "converting")
     # A cycle is counted when the HX711 is next asked whether it is ready: the first read's cycles.
-    assert machine.world.cycles == [25] * board.cells  # 24 bits + 1 pulse: channel A, gain 128 next
+    assert wiring.sim.cycles == [25] * board.cells  # 24 bits + 1 pulse: channel A, gain 128 next
     assert machine.world.irq_off == 0
 
 
-def test_an_hx711_that_never_answers_is_named(machine, monkeypatch):
+def test_an_hx711_that_never_answers_is_named(machine, wiring, monkeypatch):
     board = device.load(str(HX711))
-    machine.wire(board)
-    machine.world.stuck = (board.cell_sensors[4],)
+    wiring.wire(board)
+    wiring.sim.stuck = (board.cell_sensors[4],)
     clock = [0]         # the board's milliseconds, passing only as it waits
     monkeypatch.setattr(bringup, "ticks_ms", lambda: clock[0])
     monkeypatch.setattr(bringup, "sleep_ms", lambda ms: clock.__setitem__(0, clock[0] + ms))
@@ -230,20 +217,20 @@ def test_an_hx711_that_never_answers_is_named(machine, monkeypatch):
     assert 1000 < clock[0] <= 1010      # after a second of waiting for it
 
 
-def test_gpio_sensors(machine):
+def test_gpio_sensors(machine, wiring):
     config = json.loads(REFERENCE.read_text())
     config["sensors"] = {"kind": "gpio", "pits": [0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 14, 15], "stores": None}
     board = device.check(config)
-    machine.wire(board)
+    wiring.wire(board)
     for pin in board.cell_sensors[:12]:
         machine.world.levels[pin] = 1
     machine.world.levels[3] = 0  # pit 3 occupied (active low)
     assert bringup.Sensors(board, machine).read_all() == [0, 0, 0, 1] + [0] * 8 + [None, None]
 
 
-def test_calibrate_prints_a_section_the_checker_accepts(machine, monkeypatch, capsys):
+def test_calibrate_prints_a_section_the_checker_accepts(machine, wiring, monkeypatch, capsys):
     board = device.load(str(REFERENCE))
-    machine.wire(board)
+    wiring.wire(board)
     phases = []
 
     def sleep_ms(ms):
@@ -254,10 +241,10 @@ def test_calibrate_prints_a_section_the_checker_accepts(machine, monkeypatch, ca
         phases.append(ms)
         if len(phases) == 2:
             for cell in range(board.cells):
-                machine.world.reflection[cell] = 1200 if cell == 7 else 30000 + 100 * cell
+                wiring.sim.reflection[cell] = 1200 if cell == 7 else 30000 + 100 * cell
         else:
             for cell in range(board.cells):
-                machine.world.reflection[cell] = 800
+                wiring.sim.reflection[cell] = 800
 
     monkeypatch.setattr(bringup, "sleep_ms", sleep_ms)
     section = bringup.calibrate(str(REFERENCE), wait_s=1, machine=machine)
@@ -343,21 +330,22 @@ def test_bringup_compiles_for_the_board(tmp_path):
 
 
 def test_bringup_reads_the_simulated_board_on_micropython(micropython, tmp_path):
-    (tmp_path / "machine.py").write_text(FAKE_MACHINE)
+    (tmp_path / "wiring.py").write_text(WIRING)
     (tmp_path / "bringup.py").write_text((HARDWARE / "bringup.py").read_text())
     code = (
-        "import machine, bringup, json\nfrom sowlight_fw import config\n"
-        "b = config.load('/boards/2x6-stores.json')\nmachine.wire(b)\n"
-        "for c in range(b.cells):\n    machine.world.reflection[c] = 1000 + 977 * c\n"
+        "import machine, wiring, bringup, json\nfrom sowlight_fw import config\n"
+        "b = config.load('/boards/2x6-stores.json')\nwiring.wire(b)\n"
+        "for c in range(b.cells):\n    wiring.sim.reflection[c] = 1000 + 977 * c\n"
         "mux = bringup.Sensors(b, machine).read_all()\n"
-        "h = config.load('/examples/2x6-stores-hx711.json')\nmachine.wire(h)\n"
-        "for c in range(h.cells):\n    machine.set_weight(h, c, (-1) ** c * (5000 + 1234 * c))\n"
+        "h = config.load('/examples/2x6-stores-hx711.json')\nwiring.wire(h)\n"
+        "for c in range(h.cells):\n    wiring.set_weight(h, c, (-1) ** c * (5000 + 1234 * c))\n"
         "hx = bringup.Sensors(h, machine).read_all()\n"
         "assert bringup.Sensors(h, machine).read_all() == hx\n"
         "cal = bringup.calibration_section(b, [800] * 14, mux)\n"
-        "print(json.dumps([mux, hx, machine.world.cycles, cal, bringup.calibration_problems(b, cal)]))\n")
+        "print(json.dumps([mux, hx, wiring.sim.cycles, cal, bringup.calibration_problems(b, cal)]))\n")
     out = micropython.run("import sys\nsys.path.append('/sim')\n" + code,
-                          mounts={"/sim": tmp_path, "/boards": HARDWARE / "boards", "/examples": HARDWARE / "examples"})
+                          mounts={"/lib": FAKES, "/sim": tmp_path, "/boards": HARDWARE / "boards",
+                                  "/examples": HARDWARE / "examples"})
     mux, hx, cycles, cal, problems = json.loads(out.strip().splitlines()[-1])
     assert mux == [1000 + 977 * c for c in range(14)]
     assert hx == [(-1) ** c * (5000 + 1234 * c) for c in range(14)]

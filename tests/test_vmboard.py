@@ -16,21 +16,11 @@ from pathlib import Path
 import pytest
 import serial
 
-import mpvm
 from sowlight import vmboard
 from sowlight.vmboard import VmBoard, VmBoardError
 
 REPO = Path(__file__).resolve().parent.parent
 DEVICE = REPO / "host" / "sowlight" / "vmboard" / "device"
-
-
-@pytest.fixture
-def needs_vm():
-    problem = mpvm.find_problem()
-    if problem:
-        if os.environ.get("SOWLIGHT_ALLOW_NO_MICROPYTHON") == "1":
-            pytest.skip("MicroPython VM unavailable: " + problem)
-        pytest.fail("MicroPython VM unavailable: %s (run `bash tools/test.sh`)" % problem, pytrace=False)
 
 
 @pytest.fixture

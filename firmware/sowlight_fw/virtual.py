@@ -10,8 +10,15 @@ The app on top is the real one (controller, journal, link): only what a
 board's hands and pins would do is simulated here.  A `sim` request moves
 seeds the way hands would (docs/protocol.md, `sim`); the sensors then report
 them as the config's kind of sensor would: occupancy sensors see whether a
-cell holds seeds, load cells how many.  host/sowlight/virtual.py serves it
-behind a pseudo-terminal.
+cell holds seeds, load cells how many (sensed()).  host/sowlight/virtual.py
+serves it behind a pseudo-terminal, host/sowlight/emuboard feeds it to the
+emulated RP2040's pins.
+
+The seeds (Seeds), what a sensor reads of them (sensed()) and the seeds a
+position puts in each cell (position_counts()) are the one model of every
+simulated board: the robot hands (host/sowlight/robot.py) and the tests'
+hands (tests/micropython/fakes/hands.py, on CPython and on the MicroPython
+VM) use them too.
 
 This module compiles for MicroPython but is never deployed to a real board:
 a real board has real seeds and answers `sim` with `unsupported`.
@@ -27,6 +34,28 @@ from .colours import OFF
 from .hw.calibration import DEFAULT_EMPTY, DEFAULT_COVERED, DEFAULT_COUNTS_PER_SEED
 
 BAG = const(1000)        # seeds in the bag at power-up: more than any game on any preset needs
+
+
+SEED_ACTS = ("lift", "drop", "take", "add", "remove")     # the `sim` acts that move seeds
+
+
+def sensed(count, counting):
+    """What a cell's sensor reads when the cell holds `count` seeds: the count for a load cell
+    (`counting`), else 1 if it holds any (an occupancy sensor)."""
+    if counting:
+        return count
+    return 1 if count else 0
+
+
+def position_counts(game_cells, gmap, cells):
+    """The seeds each of a board's `cells` holds in a position: `game_cells` the rules core's
+    cells (Game.cells()), `gmap` the board cell of each (-1: none on the board)."""
+    out = [0] * cells
+    for i in range(len(game_cells)):
+        b = gmap[i]
+        if b >= 0:
+            out[b] += game_cells[i]
+    return out
 
 
 class SimError(ValueError):
@@ -135,6 +164,23 @@ class Seeds:
         self.counts[cell] -= n
         self.bag += n
 
+    def do(self, act, cell, n=None, to=None):
+        """One physical act: lift (all, or `n`) or pick (`n` into the hand), drop, take (to cell
+        `to`, or off the board), add or place (from the bag), remove (back to the bag)."""
+        if act == "lift" or act == "pick":
+            self.lift(cell, n)
+        elif act == "drop":
+            self.drop(cell, n)
+        elif act == "take":
+            self.take(cell, to)
+        elif act == "add" or act == "place":
+            self.add(cell, n)
+        elif act == "remove":
+            self.remove(cell, n)
+        else:
+            raise SimError("bad_payload", "there is no act %r: the acts are lift, pick, drop, take, add, "
+                                          "place and remove" % (act,))
+
     def lay_out(self, counts):
         """Put the board in `counts` at once, every other seed back in the bag (a board set up before power-up)."""
         if len(counts) != self.cells:
@@ -179,12 +225,7 @@ class Sensors:
     def read(self, values):
         counts = self.world.counts
         for c in range(self.cells):
-            if self.cell_sensors[c] is None:
-                values[c] = None
-            elif self.counting:
-                values[c] = counts[c]
-            else:
-                values[c] = 1 if counts[c] else 0
+            values[c] = None if self.cell_sensors[c] is None else sensed(counts[c], self.counting)
         return values
 
     def read_raw(self, raw):
@@ -284,26 +325,9 @@ class Reset(BaseException):
     loop's runner (the link's guard around a request) takes it for an error."""
 
 
-class Pin:
-    """Just enough of machine.Pin for the app's error pattern (the on-board LED)."""
-    IN = 0
-    OUT = 1
-    PULL_UP = 1
-    PULL_DOWN = 2
-
-    def __init__(self, id, mode=-1, pull=-1, value=None):
-        self.id = id
-        self.level = 0 if value is None else value
-
-    def value(self, v=None):
-        if v is None:
-            return self.level
-        self.level = 1 if v else 0
-
-
 class Machine:
-    """The `machine` module's stand-in: the board's unique id, and a reset that restarts the app."""
-    Pin = Pin
+    """What the app asks of the `machine` module here: the board's unique id, and a reset that
+    restarts the app (the parts are handed to the app, so it makes no pins)."""
 
     def __init__(self, uid):
         self.uid = bytes(uid)
@@ -339,45 +363,30 @@ class Sim:
         return dict(self.world.report(), type="ok")
 
     def act(self, p):
-        w = self.world
         act = p.get("act")
         if act == "seeds":
             return
-        if act == "lift":
-            w.lift(p.get("cell"), p.get("n"))
-        elif act == "drop":
-            w.drop(p.get("cell"), p.get("n"))
-        elif act == "take":
-            w.take(p.get("cell"), p.get("to"))
-        elif act == "add":
-            w.add(p.get("cell"), p.get("n"))
-        elif act == "remove":
-            w.remove(p.get("cell"), p.get("n"))
-        elif act == "press":
+        if act == "press":
             self.buttons.press(p.get("button"))
+        elif act in SEED_ACTS:
+            self.world.do(act, p.get("cell"), p.get("n"), p.get("to"))
         else:
-            raise SimError("bad_payload", "there is no act %r: the acts are lift, drop, take, add, remove, "
-                                          "press and seeds" % (act,))
+            raise SimError("bad_payload", "there is no act %r: the acts are %s, press and seeds"
+                                          % (act, ", ".join(SEED_ACTS)))
 
 
 # ----- setting up a game ---------------------------------------------------------------------------
 
-def position_counts(controller):
+def game_counts(controller):
     """The seeds each board cell holds in the controller's game position (what a player lays out)."""
     c = controller
-    out = [0] * c.cells
-    cells = c.game.cells()
-    for i in range(len(cells)):
-        b = c.gmap[i]
-        if b >= 0:
-            out[b] += cells[i]
-    return out
+    return position_counts(c.game.cells(), c.gmap, c.cells)
 
 
 def set_out(sim, controller):
     """Put the seeds of the game's position out by `sim` acts, as a player would at the set-up:
     seeds added to cells that hold too few, removed from those that hold too many.  Returns the acts."""
-    want = position_counts(controller)
+    want = game_counts(controller)
     have = sim.world.counts
     acts = []
     for c in range(len(want)):

@@ -32,6 +32,7 @@ import random
 import time
 
 from mancala.trace import HAND
+from sowlight_fw.virtual import Seeds, SimError, position_counts, sensed
 
 from .boardview import BoardViewError
 
@@ -76,27 +77,14 @@ def physical_steps(trace, gmap):
 def _made_so_far(steps, counts, now, hand):
     """How many of a move's `steps` (physical_steps) turn the seeds `counts` into `now` with
     `hand` seeds in the hand (0: none; the first such count, at least 1)."""
-    sim = list(counts)
-    held = 0
+    seeds = Seeds(len(counts))
+    seeds.lay_out(counts)
     for i, (act, cell, n, to) in enumerate(steps):
-        if cell < 0 or cell >= len(sim):
+        try:
+            seeds.do(act, cell, n, to)
+        except SimError:            # a step these seeds do not allow: not the move that was made
             return 0
-        if act == "lift":
-            held += sim[cell]
-            sim[cell] = 0
-        elif act == "pick":
-            held += n
-            sim[cell] -= n
-        elif act == "drop":
-            held -= 1
-            sim[cell] += 1
-        elif act == "take":
-            if to is not None and 0 <= to < len(sim):
-                sim[to] += sim[cell]
-            sim[cell] = 0
-        elif act == "place":
-            sim[cell] += n
-        if held == hand and sim == now:
+        if seeds.hand == hand and seeds.counts == now:
             return i + 1
     return 0
 
@@ -233,7 +221,7 @@ class Robot:
             # Some of the seeds only (Lane's feed takes one into the hand): occupancy sensors
             # still see seeds there, load cells see it.
             self._sim("lift", "take %d from %s into the hand" % (n, self.name(cell)),
-                      visible=self._counts_seeds(cell), cell=cell, n=n)
+                      visible=self._sees(cell, -n), cell=cell, n=n)
         elif act in ("lift", "pick"):
             self._sim("lift", "lift %s (%d)" % (self.name(cell), self.count(cell)), cell=cell)
         elif act == "take":
@@ -249,18 +237,17 @@ class Robot:
         self._mark(act, cell)
 
     def _sees_drop(self, cell):
-        """Whether the board's sensors will see a seed dropped into `cell` (load cells count every
-        seed; occupancy sensors see only the first)."""
-        return self._counts_seeds(cell) or (self._sensed(cell) and self.count(cell) == 0)
+        """Whether the board's sensors will see a seed dropped into `cell`."""
+        return self._sees(cell, 1)
 
-    def _sensed(self, cell):
+    def _sees(self, cell, change):
+        """Whether the board's sensor under `cell` reads otherwise once `change` seeds go in (or
+        out): load cells count every seed, occupancy sensors see only whether there are any."""
         sensors = (self.view.hello.get("config") or {}).get("sensors") or {}
-        return not (isinstance(sensors.get("cells"), list) and cell not in sensors["cells"])
-
-    def _counts_seeds(self, cell):
-        """Whether the board's sensor under `cell` counts seeds (a load cell), not only sees some."""
-        sensors = (self.view.hello.get("config") or {}).get("sensors") or {}
-        return self._sensed(cell) and sensors.get("kind") == "hx711"
+        if isinstance(sensors.get("cells"), list) and cell not in sensors["cells"]:
+            return False
+        k, counting = self.count(cell), sensors.get("kind") == "hx711"
+        return sensed(k + change, counting) != sensed(k, counting)
 
     def name(self, cell):
         """A board cell's name in the game being played (its pit name, or 'store 0')."""
@@ -320,13 +307,7 @@ class Robot:
         game = self.view.game(state)
         if game is None:
             return None
-        gmap = self.view.cells_of(game)
-        want = [0] * len(self.view.seeds["counts"])
-        cells = game.cells()
-        for i, b in enumerate(gmap):
-            if b >= 0:
-                want[b] += cells[i]
-        return want
+        return position_counts(game.cells(), self.view.cells_of(game), len(self.view.seeds["counts"]))
 
     # ----- what other hands left half done ----------------------------------------------------------------
 

@@ -190,6 +190,18 @@ class LocalBoard:
         self.stop()
         return False
 
+    def _close_fds(self, *names):
+        """Close the file descriptors held in these attributes, each set to None first (so
+        closed once, whichever thread stops the board)."""
+        for name in names:
+            fd = getattr(self, name)
+            if fd is not None:
+                setattr(self, name, None)
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
     def log_tail(self, limit=4000):
         """The last `limit` characters of what the helper process wrote on stderr (its failures)."""
         if self._log is None:
@@ -286,13 +298,7 @@ class VirtualBoard(LocalBoard):
         self._interrupt()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
-        for fd in (self._master, self._slave):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self._master = self._slave = None
+        self._close_fds("_master", "_slave")
         self._unlock()
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
@@ -477,7 +483,7 @@ class VirtualBoard(LocalBoard):
         if c.game is not None:
             self.resumed = c.game_no
             if c.state != "setup":
-                self.world.lay_out(fw_virtual.position_counts(c))
+                self.world.lay_out(fw_virtual.game_counts(c))
                 return
         elif self.variant:
             reply = c.command({"type": "new_game", "variant": self.variant, "options": self.options})

@@ -644,14 +644,7 @@ class EmuBoard(LocalBoard):
                     f.close()
                 except OSError:
                     pass
-        for name in ("_master", "_slave"):
-            fd = getattr(self, name)
-            if fd is not None:
-                setattr(self, name, None)
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        self._close_fds("_master", "_slave")
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None

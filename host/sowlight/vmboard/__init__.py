@@ -227,14 +227,7 @@ class VmBoard(LocalBoard):
                 process.kill()
                 process.wait()
             process.stdout.close()
-        for name in ("_slave", "_control"):
-            fd = getattr(self, name)
-            if fd is not None:
-                setattr(self, name, None)
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        self._close_fds("_slave", "_control")
         self._close_log()
 
     def _close_log(self):

@@ -14,8 +14,13 @@ colour role, whether it blinks (and with what), and how many beats it counts.
 They never look at the controller's game or follower.  Each action is one
 physical change (a seed dropped, a pit lifted, seeds taken), after which the
 sensors are fed the board as a sensor of the configured kind sees it.
+
+The seeds, what a sensor reads of them and the seeds of a position are the
+virtual board's model (sowlight_fw.virtual: Seeds, sensed, position_counts);
+what is the hands' own is the player, and the faults a test gives a sensor.
 """
 from sowlight_fw import colours as C
+from sowlight_fw.virtual import Seeds, SimError, sensed, position_counts   # noqa: F401 (Seeds: for the tests)
 
 ACTIONS = (C.DROP, C.RELAY, C.TAKE, C.NEED)
 
@@ -39,20 +44,6 @@ class Rng:
 
     def chance(self, per_mille):
         return self.below(1000) < per_mille
-
-
-class Seeds:
-    """The physical board: seeds per cell, in the hand, and beside the board."""
-
-    def __init__(self, cells, counts=None):
-        self.cells = cells
-        self.counts = list(counts) if counts is not None else [0] * cells
-        self.hand = 0
-        self.beside = 0          # captured seeds kept off the board
-        self.supply = 200        # seeds in the bag, for the set-up
-
-    def total(self):
-        return sum(self.counts) + self.hand + self.beside
 
 
 class Sensors:
@@ -81,8 +72,7 @@ class Sensors:
             if c in hands_over:
                 out.append(-1)
                 continue
-            k = seeds.counts[c]
-            v = k if self.counting else (1 if k > 0 else 0)
+            v = sensed(seeds.counts[c], self.counting)
             blip = False
             if self.flicker and c not in self._blipped and self.rng.chance(self.flicker):
                 blip = True     # a spike of one scan (never two scans running)
@@ -218,7 +208,10 @@ class Hands:
             self.scan((cell,))
             self.now += self.scan_ms
         before = self._pattern()
-        change()
+        try:
+            change()
+        except SimError as e:
+            raise Stuck("the hands cannot do what the LEDs ask at cell %d: %s" % (cell, e.msg))
         self.actions += 1
         self.wait(self.action_ms)
         # A player waits to see the lights move on before doing anything more
@@ -235,60 +228,22 @@ class Hands:
     # ----- physical actions ----------------------------------------------------
 
     def drop(self, cell, n=1):
-        s = self.seeds
-        if s.hand < n:
-            raise Stuck("the LEDs ask for a seed in cell %d but the hand is empty" % cell)
-
-        def change():
-            s.hand -= n
-            s.counts[cell] += n
-        self._act(cell, change)
+        self._act(cell, lambda: self.seeds.drop(cell, n))
 
     def lift(self, cell):
-        s = self.seeds
-
-        def change():
-            s.hand += s.counts[cell]
-            s.counts[cell] = 0
-        self._act(cell, change)
+        self._act(cell, lambda: self.seeds.lift(cell))
 
     def take(self, cell, dest):
-        s = self.seeds
-
-        def change():
-            k = s.counts[cell]
-            s.counts[cell] = 0
-            if dest >= 0:
-                s.counts[dest] += k
-            else:
-                s.beside += k
-        self._act(cell, change)
+        self._act(cell, lambda: self.seeds.take(cell, dest))
 
     def pick(self, cell, n):
-        s = self.seeds
-
-        def change():
-            k = min(n, s.counts[cell])
-            s.counts[cell] -= k
-            s.hand += k
-        self._act(cell, change)
+        self._act(cell, lambda: self.seeds.lift(cell, n))
 
     def add(self, cell, n):
-        s = self.seeds
-
-        def change():
-            s.supply -= n
-            s.counts[cell] += n
-        self._act(cell, change)
+        self._act(cell, lambda: self.seeds.add(cell, n))
 
     def remove(self, cell, n):
-        s = self.seeds
-
-        def change():
-            k = min(n, s.counts[cell])
-            s.counts[cell] -= k
-            s.supply += k
-        self._act(cell, change)
+        self._act(cell, lambda: self.seeds.remove(cell, n))
 
     # ----- reading the LEDs and doing what they say ---------------------------
 
@@ -455,18 +410,6 @@ class Hands:
         return n
 
 
-def setup_counts(controller):
-    """What the player knows of the set-up: the seeds each board cell starts with."""
-    c = controller
-    out = [0] * c.cells
-    cells = c.game.cells()
-    for i in range(len(cells)):
-        b = c.gmap[i]
-        if b >= 0:
-            out[b] += cells[i]
-    return out
-
-
 def start(board, variant, seed=1, settings=None, options=None, counts_seeds=None, **kw):
     """A controller with a new game, and hands that have put the seeds out as the LEDs asked."""
     from sowlight_fw.controller import Controller
@@ -474,7 +417,7 @@ def start(board, variant, seed=1, settings=None, options=None, counts_seeds=None
     c.new_game(variant, options or {})
     seeds = Seeds(board.cells)
     sensors = Sensors(board, counts_seeds)
-    h = Hands(c, seeds, sensors, seed=seed, setup_counts=setup_counts(c), **kw)
+    h = Hands(c, seeds, sensors, seed=seed, setup_counts=expected_counts(c), **kw)
     h.wait(200)
     n = 0
     while c.state == "setup":
@@ -486,20 +429,13 @@ def start(board, variant, seed=1, settings=None, options=None, counts_seeds=None
 
 
 def expected_counts(controller, cells=None):
-    """The board cells' seeds for a game position (the player reads it off the rules)."""
+    """The board cells' seeds for a game position, the game's own if not given (the player reads
+    it off the rules)."""
     c = controller
-    if cells is None:
-        cells = c.game.cells()
-    out = [0] * c.cells
-    for i in range(len(cells)):
-        b = c.gmap[i]
-        if b >= 0:
-            out[b] += cells[i]
-    return out
+    return position_counts(c.game.cells() if cells is None else cells, c.gmap, c.cells)
 
 
 def arrange(h, counts):
     """Put the seeds out as `counts` (board cells) by hand, and let the sensors settle."""
-    h.seeds.counts = list(counts)
-    h.seeds.hand = 0
+    h.seeds.lay_out(counts)
     h.wait(h.action_ms)

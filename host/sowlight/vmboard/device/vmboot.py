@@ -13,10 +13,10 @@ import sys
 import vm_sys
 import vm_os
 import vm_time
-import vm_machine
 import vm_asyncio
 
-_OURS = ("vm_sys", "vm_os", "vm_time", "vm_machine", "vm_asyncio", "vm_neopixel", "vmboot")
+# Dropped from sys.modules once installed (machine and neopixel stay, under their own names).
+_OURS = ("vm_sys", "vm_os", "vm_time", "vm_asyncio", "vmboot")
 
 
 def install(uid_hex, flash="/flash"):
@@ -24,11 +24,11 @@ def install(uid_hex, flash="/flash"):
     modules["sys"] = vm_sys
     modules["os"] = vm_os
     modules["time"] = vm_time
-    modules["machine"] = vm_machine
     modules["asyncio"] = vm_asyncio
-    import vm_neopixel          # imports machine: the stand-in above
-    modules["neopixel"] = vm_neopixel
-    vm_machine._set_uid(bytes.fromhex(uid_hex))
+    import machine              # the stand-ins of device/, on sys.path until the end of install()
+    import neopixel
+    machine.world.uid = bytes.fromhex(uid_hex)
+    machine.world.bitstreams = None     # only the last frame of each pin: the board runs for hours
     builtins.open = vm_os.open_translated(builtins.open)
     builtins.input = vm_sys.input
     builtins.print = vm_sys.print

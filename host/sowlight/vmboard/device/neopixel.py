@@ -1,8 +1,11 @@
-"""`neopixel` on the VM board, as a Pico has it frozen in (the same API as micropython-lib's).
+"""`neopixel` for the simulated boards, as a Pico has it frozen in (micropython-lib's API).
 
-The colours of each LED are kept in `buf` in wire order (GRB, or GRBW with
-bpp=4); write() hands the buffer to machine.bitstream(), which on the VM
-board records the frame instead of clocking it out of a pin.
+The one stand-in of the VM board (host/sowlight/vmboard/device) and of the
+tests (tests/micropython/fakes/neopixel.py is a link to this file).  The
+colours of each LED are kept in `buf` in wire order (GRB, or GRBW with
+bpp=4); write() hands the buffer to machine.bitstream(), which on the
+simulated `machine` records the frame (machine.world.frames, .bitstreams)
+instead of clocking it out of a pin.
 """
 import machine
 
@@ -17,8 +20,8 @@ class NeoPixel:
         self.n = n
         self.bpp = bpp
         self.buf = bytearray(n * bpp)
-        self.pin.init(pin.OUT)
         self.timing = timing
+        self.pin.init(pin.OUT)
 
     def __len__(self):
         return self.n
