@@ -61,7 +61,8 @@ def firmware_image(tmp_path_factory):
     runs from the MicroPython sources in $SOWLIGHT_MICROPYTHON, into build/test-firmware
     (kept between runs: a rebuild after an app change takes seconds).
     """
-    from sowlight import cli, firmware_image as fw
+    from sowlight import cli
+    from sowlight.firmware import image as fw
     prebuilt = os.environ.get("SOWLIGHT_FIRMWARE_IMAGE")
     if prebuilt:
         if not os.path.isfile(prebuilt):

@@ -3,7 +3,7 @@
     need = prerequisites(image)         # or pytest.fail/skip saying what to install
     moves, game = play(path, "kalah", {"seeds": 1})     # robot hands on the board at `path`
 
-The hands are the companion's robot (host/sowlight/robot.py, what `sowlight demo`
+The hands are the companion's robot (host/sowlight/simulation/robot.py, what `sowlight demo`
 plays with): one `sim` act per physical step, chosen from the LEDs the board
 reports.  `strip_agrees()` checks that the strip the emulated pins drove showed
 those same LEDs.
@@ -14,14 +14,14 @@ import shutil
 
 import pytest
 
-from sowlight import boardview
-from sowlight.robot import Robot
+from sowlight.board import view as boardview
+from sowlight.simulation.robot import Robot
 from sowlight_fw.colours import OFF, ROLE_NAMES
 
 
 def prerequisites(image):
     """(image, bootrom, rp2040js module) or a failure (CI=true) / skip saying what to install."""
-    from sowlight import emuboard
+    from sowlight.simulation import emuboard
     problems = []
     if shutil.which("node") is None or shutil.which("npm") is None:
         problems.append("Node.js 18+ with npm (apt-get install nodejs npm)")

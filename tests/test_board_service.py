@@ -6,8 +6,10 @@ import os
 import pytest
 from serial.tools import list_ports
 
-from sowlight import cli, link, ports
-from sowlight.virtual import VirtualBoard
+from sowlight import cli
+from sowlight.board import link
+from sowlight.board import ports
+from sowlight.simulation.virtual import VirtualBoard
 from sowlight_fw import config as fw_config
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="virtual boards need pseudo-terminals")
@@ -80,7 +82,7 @@ def test_calibration_step_by_step(board, capsys):
 
 def test_a_guided_calibration_of_a_real_board_asks_and_can_be_declined(capsys, monkeypatch):
     # The guided steps wait for the user at each step; the answer to "save?" is no.
-    from sowlight import link_cli
+    from sowlight.cli import link as link_cli
 
     answers = iter(["", "", "n"])
     asked = []

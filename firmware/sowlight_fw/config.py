@@ -11,7 +11,7 @@ indices in range and unique, sensor channels unique, no pin used twice, and
 the LED power budget.  Anything it refuses would light the wrong pit, drive
 two outputs against each other or brown out the USB port.  The full check,
 with line numbers and pin capabilities, runs on the laptop (`sowlight board
-config check FILE`, host/sowlight/boardconfig.py), which reads the power model
+config check FILE`, host/sowlight/hardware/config.py), which reads the power model
 and the limits below from here so that both agree on what "over budget" means.
 
 Cells are numbered in the canonical order of docs/config.md: pits first, then

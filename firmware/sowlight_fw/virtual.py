@@ -10,7 +10,7 @@ The app on top is the real one (controller, journal, link): only what a
 board's hands and pins would do is simulated here.  A `sim` request moves
 seeds the way hands would (docs/protocol.md, `sim`); the sensors then report
 them as the config's kind of sensor would: occupancy sensors see whether a
-cell holds seeds, load cells how many.  host/sowlight/virtual.py serves it
+cell holds seeds, load cells how many.  host/sowlight/simulation/virtual.py serves it
 behind a pseudo-terminal.
 
 This module compiles for MicroPython but is never deployed to a real board:
