@@ -33,15 +33,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from brokers import Mosquitto, program  # noqa: E402
-from sowlight.boardview import VIRTUAL_SETTINGS, open_board  # noqa: E402
+from sowlight.board.view import VIRTUAL_SETTINGS, open_board  # noqa: E402
 from sowlight.broadcast import broker  # noqa: E402
 from sowlight.broadcast.feed import EventFeed  # noqa: E402
 from sowlight.broadcast.remote import RemoteGame  # noqa: E402
 from sowlight.broadcast.remote_cli import robot_hands  # noqa: E402
 from sowlight.broadcast.topics import EventTopics, TableTopics  # noqa: E402
-from sowlight.robot import Robot  # noqa: E402
-from sowlight.sync import MemoryStore  # noqa: E402
-from sowlight.virtual import VirtualBoard  # noqa: E402
+from sowlight.simulation.robot import Robot  # noqa: E402
+from sowlight.games.sync import MemoryStore  # noqa: E402
+from sowlight.simulation.virtual import VirtualBoard  # noqa: E402
 
 
 def connect(url, name):

@@ -47,9 +47,9 @@ for p in (ROOT / "host", ROOT / "firmware", ROOT / "rules"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from sowlight import boardview  # noqa: E402
-from sowlight.emuboard import EmuBoard  # noqa: E402
-from sowlight.robot import Robot  # noqa: E402
+from sowlight.board import view as boardview  # noqa: E402
+from sowlight.simulation.emuboard import EmuBoard  # noqa: E402
+from sowlight.simulation.robot import Robot  # noqa: E402
 from sowlight_fw.controller.settings import DEFAULTS  # noqa: E402
 
 PROBE = (Path(__file__).resolve().parent / "emu_probe.py").read_bytes()

@@ -59,7 +59,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(1, str(ROOT / "host"))
 
 import mpvm  # noqa: E402
-from sowlight.deploy import module_name  # noqa: E402
+from sowlight.firmware.deploy import module_name  # noqa: E402
 
 TARGET_KB = 96
 PRESET = "boards/2x6-stores.json"     # the reference board: 14 TCRT5000 sensors on one multiplexer

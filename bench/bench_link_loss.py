@@ -5,7 +5,7 @@
 
 A 60-move Oware game (the rules core's, then an `end` record: the board boots
 to its menu) is written to the firmware's own Journal in a FileStorage file,
-served by host/sowlight/virtual.py's VirtualBoard (the firmware App and
+served by host/sowlight/simulation/virtual.py's VirtualBoard (the firmware App and
 BoardLink behind a pty, scanning every SCAN_MS) whose wire loses (`--drop`)
 or damages (`--corrupt`, one bit flipped) that share of the bytes in both
 directions.  Each run is `sowlight sync --port PTY` with its default
@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_sync import ended, firmware_journal  # noqa: E402
 from mockboard import random_game  # noqa: E402
 from sowlight import cli  # noqa: E402
-from sowlight.archive import Archive  # noqa: E402
-from sowlight.virtual import VirtualBoard  # noqa: E402
+from sowlight.games.archive import Archive  # noqa: E402
+from sowlight.simulation.virtual import VirtualBoard  # noqa: E402
 
 
 def one_game_journal(path, moves=60, seed=5):

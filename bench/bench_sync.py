@@ -22,7 +22,7 @@ every variant, made with the rules core).  Two runs, measured here and now:
 - "real firmware": the first --firmware-games of those games (the newest one
   ended, so the board boots to its menu) appended record by record to the
   firmware's own Journal, saved in a sowlight_fw.storage.FileStorage file
-  (the board's 1 MiB of flash), then served by host/sowlight/virtual.py's
+  (the board's 1 MiB of flash), then served by host/sowlight/simulation/virtual.py's
   VirtualBoard -- the firmware App and BoardLink behind a pty, scanning every
   SCAN_MS as on a board.  Its peer is the mock board syncing the same games
   in the same run, once into the in-memory store and once into the SQLite
@@ -46,11 +46,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from mockboard import MockBoard, PtyBoard, random_games  # noqa: E402
-from sowlight import ports  # noqa: E402
-from sowlight.archive import Archive  # noqa: E402
-from sowlight.link import Link  # noqa: E402
-from sowlight.sync import MemoryStore, sync  # noqa: E402
-from sowlight.virtual import VirtualBoard  # noqa: E402
+from sowlight.board import ports  # noqa: E402
+from sowlight.games.archive import Archive  # noqa: E402
+from sowlight.board.link import Link  # noqa: E402
+from sowlight.games.sync import MemoryStore, sync  # noqa: E402
+from sowlight.simulation.virtual import VirtualBoard  # noqa: E402
 from sowlight_fw.link import codec  # noqa: E402
 from sowlight_fw.journal import Journal, JournalError  # noqa: E402
 from sowlight_fw.storage import FileStorage, MemoryStorage  # noqa: E402

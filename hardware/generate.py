@@ -8,7 +8,7 @@ shape: a Raspberry Pi Pico, one WS2812B per pit and store chained in a snake,
 TCRT5000 reflectance sensors read through CD74HC4067 multiplexers, three
 buttons.  Pins, LED order and multiplexer channels follow fixed rules written
 below, so a maker who wires one board can wire them all.  The drawings in
-hardware/drawings/ are made from the configs by sowlight.drawings, so they
+hardware/drawings/ are made from the configs by sowlight.hardware.drawings, so they
 always match.  tests/test_hardware_presets.py fails if anything here is stale.
 """
 import json
@@ -23,8 +23,9 @@ for _package_dir in ("host", "firmware"):
     if os.path.join(ROOT, _package_dir) not in sys.path:
         sys.path.insert(0, os.path.join(ROOT, _package_dir))
 
-from sowlight import boardconfig, drawings  # noqa: E402
-from sowlight.drawings import canonical_pit  # noqa: E402
+from sowlight.hardware import config as boardconfig  # noqa: E402
+from sowlight.hardware import drawings  # noqa: E402
+from sowlight.hardware.drawings import canonical_pit  # noqa: E402
 from sowlight_fw import config as device  # noqa: E402
 
 # The reference Pico wiring (docs/hardware.md, Wiring the Pico).

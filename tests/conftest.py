@@ -49,7 +49,7 @@ def micropython():
 
 @pytest.fixture
 def needs_vm():
-    """For tests that start a VM board (sowlight.vmboard): the MicroPython VM it runs on is there."""
+    """For tests that start a VM board (sowlight.simulation.vmboard): the MicroPython VM it runs on is there."""
     _need_micropython()
 
 
@@ -69,7 +69,8 @@ def firmware_image(tmp_path_factory):
     runs from the MicroPython sources in $SOWLIGHT_MICROPYTHON, into build/test-firmware
     (kept between runs: a rebuild after an app change takes seconds).
     """
-    from sowlight import cli, firmware_image as fw
+    from sowlight import cli
+    from sowlight.firmware import image as fw
     prebuilt = os.environ.get("SOWLIGHT_FIRMWARE_IMAGE")
     if prebuilt:
         if not os.path.isfile(prebuilt):

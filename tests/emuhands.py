@@ -3,7 +3,7 @@
     need = prerequisites(image)         # or pytest.fail/skip saying what to install
     moves, game = play(path, "kalah", {"seeds": 1})     # robot hands on the board at `path`
 
-The hands are the companion's robot (host/sowlight/robot.py, what `sowlight demo`
+The hands are the companion's robot (host/sowlight/simulation/robot.py, what `sowlight demo`
 plays with): one `sim` act per physical step.  On the emulated board they see the
 LEDs as a player does: `follow_strip()` makes the view's lit cells the ones the
 strip the emulated data pin drove shows (see StripView).
@@ -16,14 +16,14 @@ import time
 import pytest
 
 import mancala
-from sowlight import boardview
-from sowlight.robot import Robot
+from sowlight.board import view as boardview
+from sowlight.simulation.robot import Robot
 from sowlight_fw.colours import OFF, ROLE_NAMES, ERROR, DROP, RELAY, TAKE, DEST, NEED
 
 
 def prerequisites(image):
     """(image, bootrom, rp2040js module) or a failure (CI=true) / skip saying what to install."""
-    from sowlight import emuboard
+    from sowlight.simulation import emuboard
     problems = []
     if shutil.which("node") is None or shutil.which("npm") is None:
         problems.append("Node.js 18+ with npm (apt-get install nodejs npm)")

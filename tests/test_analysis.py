@@ -9,7 +9,8 @@ import pytest
 
 import mancala
 from mancala.search import best_move
-from sowlight import analysis, gamerecord
+from sowlight.games import analysis
+from sowlight.games import record as gamerecord
 
 SOWLIGHT = [sys.executable, "-m", "sowlight"]
 DEPTH = 3

@@ -13,8 +13,10 @@ import pytest
 import mancala
 from mancala.registry import variants
 
-from sowlight import archive, gamerecord as gr, paths
-from sowlight.archive import Archive
+from sowlight.games import archive
+from sowlight.games import record as gr
+from sowlight import paths
+from sowlight.games.archive import Archive
 
 
 def played(variant="oware", seed=1, stop=10000, **options):
@@ -188,8 +190,8 @@ def test_a_process_killed_mid_write_loses_nothing_committed(db):
     script = textwrap.dedent("""
         import random, sys, time
         import mancala
-        from sowlight.archive import Archive
-        from sowlight import gamerecord
+        from sowlight.games.archive import Archive
+        from sowlight.games import record as gamerecord
         def played(seed):
             rnd = random.Random(seed)
             g = mancala.Game("kalah")

@@ -1,4 +1,4 @@
-"""Board journals synced into the archive (sowlight.sync over the scripted board of
+"""Board journals synced into the archive (sowlight.games.sync over the scripted board of
 tests/mockboard.py): every game rebuilt by the rules core, nothing stored twice,
 a cut-off sync completed by the next one."""
 import random
@@ -7,10 +7,10 @@ import pytest
 
 from mancala.registry import variants
 
-from sowlight import gamerecord
-from sowlight.archive import Archive
-from sowlight.link import Link
-from sowlight.sync import SyncError, sync
+from sowlight.games import record as gamerecord
+from sowlight.games.archive import Archive
+from sowlight.board.link import Link
+from sowlight.games.sync import SyncError, sync
 
 from mockboard import MockBoard, Wire, WireOpener, random_game
 

@@ -6,8 +6,10 @@ import os
 import pytest
 from serial.tools import list_ports
 
-from sowlight import cli, link, ports
-from sowlight.virtual import VirtualBoard
+from sowlight import cli
+from sowlight.board import link
+from sowlight.board import ports
+from sowlight.simulation.virtual import VirtualBoard
 from sowlight_fw import config as fw_config
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="virtual boards need pseudo-terminals")

@@ -135,11 +135,11 @@ def test_topic_levels_cannot_reach_into_another_branch():
 
 def test_a_viewer_missing_a_record_asks_for_it_and_the_host_publishes_it_again_from_its_archive(tmp_path, mosquitto):
     import random
-    from sowlight import archive
-    from sowlight.boardview import VIRTUAL_SETTINGS, open_board
+    from sowlight.games import archive
+    from sowlight.board.view import VIRTUAL_SETTINGS, open_board
     from sowlight.broadcast.publisher import BoardBroadcaster
-    from sowlight.robot import Robot
-    from sowlight.virtual import VirtualBoard
+    from sowlight.simulation.robot import Robot
+    from sowlight.simulation.virtual import VirtualBoard
 
     topics = EventTopics("gaps")
     vb = VirtualBoard(preset="2x6-stores", settings=VIRTUAL_SETTINGS)

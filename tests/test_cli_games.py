@@ -16,7 +16,7 @@ import pytest
 import mancala
 from mancala.registry import variants
 
-from sowlight import gamerecord
+from sowlight.games import record as gamerecord
 
 
 def sowlight(*args, input=None, env=None, timeout=180):

@@ -17,7 +17,7 @@ def archive_in_tmp(tmp_path, monkeypatch):
 
 
 def sowlight(*args, input=None, timeout=120):
-    return subprocess.run([sys.executable, "-m", "sowlight.cli", *args], input=input, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "sowlight", *args], input=input, capture_output=True,
                           text=True, timeout=timeout)
 
 

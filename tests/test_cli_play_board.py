@@ -11,7 +11,8 @@ import pytest
 from serial.tools import list_ports
 
 import mancala
-from sowlight import cli, render
+from sowlight import cli
+from sowlight.terminal import render
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="virtual boards need pseudo-terminals")
 
@@ -138,8 +139,10 @@ def test_on_a_board_with_real_seeds_the_screen_follows_the_hands_and_the_compute
     import threading
     import time
 
-    from sowlight import archive, boardplay, boardview
-    from sowlight.robot import physical_steps
+    from sowlight.games import archive
+    from sowlight.play import board as boardplay
+    from sowlight.board import view as boardview
+    from sowlight.simulation.robot import physical_steps
     from sowlight_fw import virtual as fw_virtual
 
     conn = boardview.open_board(virtual="always", variant="oware")

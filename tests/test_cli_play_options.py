@@ -11,7 +11,7 @@ import random
 import pytest
 
 import mancala
-from sowlight import render
+from sowlight.terminal import render
 from test_cli_play import archive_in_tmp, sowlight  # noqa: F401 (archive_in_tmp: a fixture used by every test here)
 
 

@@ -167,7 +167,8 @@ def test_a_board_that_goes_away_is_said_and_the_game_stops_without_a_long_wait(t
 def test_after_the_board_restarts_the_screen_shows_it_as_it_is_now():
     import io
     import time
-    from sowlight import boardplay, boardview
+    from sowlight.play import board as boardplay
+    from sowlight.board import view as boardview
     conn = boardview.open_board(virtual="always", variant="oware")
     script = iter(["C", None, "board", "quit"])
 

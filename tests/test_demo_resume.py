@@ -84,8 +84,8 @@ def test_a_move_left_half_done_is_finished_by_the_next_run(tmp_path, preset, dro
 
 def test_the_move_found_half_made_is_the_one_the_hands_began():
     # Through the API: the hands lift a pit and sow part of it, then new hands take over.
-    from sowlight.boardview import open_board
-    from sowlight.robot import Robot, physical_steps
+    from sowlight.board.view import open_board
+    from sowlight.simulation.robot import Robot, physical_steps
     import random
     conn = open_board(virtual="always", variant="kalah", preset=HX711, wait=5.0)
     try:

@@ -1,6 +1,6 @@
 """`sowlight deploy`: the plan, the checks before touching a board, and real deploys to the VM board.
 
-The deploys go to the VM board (real MicroPython behind a pty, sowlight.vmboard)
+The deploys go to the VM board (real MicroPython behind a pty, sowlight.simulation.vmboard)
 through the command line, as a user runs them, and are checked from outside:
 the files on the board's flash, and the app's hello read back with
 `sowlight board info`.
@@ -15,9 +15,10 @@ import pytest
 import serial
 
 import mancala
-from sowlight import boardconfig, deploy
-from sowlight.deploy import DeployError, Target
-from sowlight.vmboard import VmBoard
+from sowlight.hardware import config as boardconfig
+from sowlight.firmware import deploy
+from sowlight.firmware.deploy import DeployError, Target
+from sowlight.simulation.vmboard import VmBoard
 from sowlight_fw import app as fw_app
 from sowlight_fw import cellmap as fw_cellmap
 
@@ -228,7 +229,7 @@ def test_mpremote_missing(vm, tmp_path):
 
 def test_a_board_without_a_repl_is_refused():
     # The CPython virtual board runs the app but has no MicroPython REPL to deploy through.
-    from sowlight.virtual import VirtualBoard
+    from sowlight.simulation.virtual import VirtualBoard
     vb = VirtualBoard(preset="2x6-stores", variant="oware")
     path = vb.start()
     try:

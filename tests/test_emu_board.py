@@ -2,7 +2,7 @@
 MicroPython with Sowlight frozen in, booted by rp2040js under Node.js, its pins driven by
 simulated seeds, its LED strip decoded from the data pin, its USB port behind a pty.
 
-Robot hands (host/sowlight/robot.py) play through the link, one `sim` act per physical step,
+Robot hands (host/sowlight/simulation/robot.py) play through the link, one `sim` act per physical step,
 seeing the lit cells the strip shows (emuhands.StripView);
 the board's journal is synced with the companion's sync and compared with the moves made; the
 power is cut during journal writes and the board rebooted from the same flash; the link is
@@ -25,10 +25,12 @@ from pathlib import Path
 import pytest
 
 import mancala
-from sowlight import archive, boardview, link
-from sowlight.emuboard import EmuBoard, LinkTap, flashfs
-from sowlight.sync import sync
-from sowlight.virtual import Faults
+from sowlight.games import archive
+from sowlight.board import view as boardview
+from sowlight.board import link
+from sowlight.simulation.emuboard import EmuBoard, LinkTap, flashfs
+from sowlight.games.sync import sync
+from sowlight.simulation.virtual import Faults
 from sowlight_fw.link import codec
 from sowlight_fw.colours import ERROR, OFF
 
@@ -103,7 +105,7 @@ def test_the_flash_filesystem_round_trips_through_littlefs():
 
 
 def test_what_is_missing_is_named_with_where_to_get_it(tmp_path):
-    from sowlight.emuboard import EmuBoardError, find_bootrom, find_image
+    from sowlight.simulation.emuboard import EmuBoardError, find_bootrom, find_image
     image = tmp_path / "firmware.uf2"
     image.write_bytes(b"UF2")
     with pytest.raises(EmuBoardError, match="raspberrypi/pico-bootrom.*demo/bootrom.ts"):

@@ -24,7 +24,12 @@ from pathlib import Path
 import pytest
 
 import mancala
-from sowlight import archive, boardconfig, cli, drawings, gamerecord, harmless
+from sowlight.games import archive
+from sowlight.hardware import config as boardconfig
+from sowlight import cli
+from sowlight.hardware import drawings
+from sowlight.games import record as gamerecord
+from sowlight.terminal import harmless
 
 from mockboard import MockBoard, PtyBoard, random_games
 from test_firmware_link import cable, fake  # noqa: F401  (fixtures: the real app on a scripted cable)
@@ -387,7 +392,7 @@ def test_the_archive_journal_and_lock_files_are_private(tmp_path, capsys):
     archive_with_games(str(db), n=1)
     assert stat.S_IMODE(os.stat(db).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(db.parent).st_mode) == 0o700
-    from sowlight.virtual import VirtualBoard
+    from sowlight.simulation.virtual import VirtualBoard
     journal = tmp_path / "j.journal"
     with VirtualBoard(variant="kalah", options={"seeds": 2}, journal=str(journal)):
         assert stat.S_IMODE(os.stat(str(journal) + ".lock").st_mode) == 0o600
@@ -447,7 +452,7 @@ def test_a_200_kb_junk_line_does_not_hold_the_boards_next_answer_back(cable):  #
 
 
 def test_demo_refuses_an_empty_variant_and_the_sync_summary_escapes_the_boards_text(tmp_path):
-    from sowlight.sync import SyncReport
+    from sowlight.games.sync import SyncReport
     r = subprocess.run([sys.executable, "-m", "sowlight", "demo", "--variant", ""], capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 2 and "give a variant's name" in r.stderr

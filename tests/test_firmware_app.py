@@ -470,7 +470,8 @@ def test_the_repl_flag_and_a_held_button_keep_the_app_from_starting(fake, tmp_pa
 
 
 def test_the_manifest_is_the_one_list_of_what_goes_on_a_board():
-    from sowlight import deploy, firmware_image
+    from sowlight.firmware import deploy
+    from sowlight.firmware import image as firmware_image
     parts = firmware_image.manifest_parts()
     fw = ROOT / "firmware" / "sowlight_fw"
     files = sorted(p.relative_to(fw).as_posix() for p in fw.rglob("*.py") if p.name != "virtual.py")   # (CPython's)
@@ -504,7 +505,7 @@ def test_get_state_says_what_the_leds_show_now(fake):
 def test_the_laptops_board_view_maps_a_sunca_game_as_the_board_does(fake):
     # Sunca's stores are at their owners' left: the board plays player 0's store on its second
     # store cell.  The laptop draws the board from the hello with the same map (boardview).
-    from sowlight import boardview
+    from sowlight.board import view as boardview
     a = make_app(fake, "2x7-stores")
     c = a.boot(0)
     assert c.command({"type": "new_game", "variant": "sunca"}, 0)["type"] == "ok"

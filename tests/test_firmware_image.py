@@ -7,7 +7,7 @@ import struct
 import pytest
 
 from sowlight import cli
-from sowlight import firmware_image as fw
+from sowlight.firmware import image as fw
 
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 UF2_FLAG_FAMILY = 0x00002000

@@ -22,9 +22,9 @@ from fakeload import FAKES, load_fake
 import pytest
 import serial
 
-from sowlight import link as host_link
-from sowlight.link import BoardError, Link, VersionMismatch
-from sowlight.sync import MemoryStore, sync
+from sowlight.board import link as host_link
+from sowlight.board.link import BoardError, Link, VersionMismatch
+from sowlight.games.sync import MemoryStore, sync
 from sowlight_fw import config
 from sowlight_fw.link import codec
 from sowlight_fw.journal import Journal

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from sowlight import flash
+from sowlight.firmware import flash
 
 INFO_TEXT = "UF2 Bootloader v3.0\r\nModel: Raspberry Pi RP2\r\nBoard-ID: RPI-RP2\r\n"
 

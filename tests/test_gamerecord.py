@@ -7,7 +7,7 @@ import pytest
 import mancala
 from mancala.registry import variants  # not mancala.variants: the subpackage of that name shadows it once loaded
 
-from sowlight import gamerecord as gr
+from sowlight.games import record as gr
 
 # Every playable variant, and the player counts of those that allow several.
 CASES = [(v, {}) for v in variants()] + [("kpo", {"players": 3}), ("kpo", {"players": 4})]

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from sowlight.boardview import VIRTUAL_SETTINGS, open_board
-from sowlight.link import BoardError
-from sowlight.robot import Robot
-from sowlight.virtual import VirtualBoard
+from sowlight.board.view import VIRTUAL_SETTINGS, open_board
+from sowlight.board.link import BoardError
+from sowlight.simulation.robot import Robot
+from sowlight.simulation.virtual import VirtualBoard
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="virtual boards need pseudo-terminals")
 

@@ -255,7 +255,7 @@ def test_calibrate_prints_a_section_the_checker_accepts(machine, wiring, monkeyp
     assert json.loads("{" + printed + "}")["calibration"] == section
     assert "warning: pit 7 barely changes when covered (800 -> 1200)" in out
     # Pasted into the config, the laptop's check agrees about pit 7.
-    from sowlight import boardconfig
+    from sowlight.hardware import config as boardconfig
     config = json.loads(REFERENCE.read_text())
     config["calibration"] = section
     report = boardconfig.check_text(json.dumps(config, indent=2))

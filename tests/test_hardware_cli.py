@@ -5,7 +5,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from sowlight import cli, hardware_cli
+from sowlight import cli
+from sowlight.cli import hardware as hardware_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = ROOT / "hardware" / "boards"
@@ -145,7 +146,7 @@ def test_presets_table(capsys):
 
 
 def test_the_installed_command_runs(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "sowlight.cli", "board", "config", "check", str(REFERENCE)],
+    result = subprocess.run([sys.executable, "-m", "sowlight", "board", "config", "check", str(REFERENCE)],
                             capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "OK" in result.stdout

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sowlight import boardconfig
+from sowlight.hardware import config as boardconfig
 from sowlight_fw import config as device
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -310,7 +310,7 @@ def test_any_single_edit_gets_messages_never_a_crash(data):
         pass                                        # refused with a message: fine
     if report.ok:
         # And whatever passes can be drawn.
-        from sowlight import drawings
+        from sowlight.hardware import drawings
         for svg in drawings.all_drawings(boardconfig.board_from_text(text)).values():
             assert svg.startswith("<svg")
 

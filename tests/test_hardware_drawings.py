@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sowlight import boardconfig, drawings
+from sowlight.hardware import config as boardconfig
+from sowlight.hardware import drawings
 
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE = ROOT / "hardware"

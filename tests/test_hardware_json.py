@@ -4,7 +4,7 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from sowlight.boardconfig import JsonSyntaxError, parse_json
+from sowlight.hardware.config import JsonSyntaxError, parse_json
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10**12, 10**12)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sowlight import boardconfig, drawings
+from sowlight.hardware import config as boardconfig
+from sowlight.hardware import drawings
 from sowlight_fw import cellmap
 from sowlight_fw import config as device
 

@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from bench_journal_damage import boot, flip, game_file, record_spans, tally  # noqa: E402
 from sowlight import cli  # noqa: E402
-from sowlight.archive import Archive  # noqa: E402
-from sowlight.virtual import VirtualBoard  # noqa: E402
+from sowlight.games.archive import Archive  # noqa: E402
+from sowlight.simulation.virtual import VirtualBoard  # noqa: E402
 from sowlight_fw import journal  # noqa: E402
 from sowlight_fw.storage import FileStorage, MemoryStorage  # noqa: E402
 from sowlight_fw.journal import Journal  # noqa: E402

@@ -1,4 +1,4 @@
-"""The host's link (host/sowlight/link.py) against the scripted board of tests/mockboard.py,
+"""The host's link (host/sowlight/board/link.py) against the scripted board of tests/mockboard.py,
 over in-process "cables": the hello and its version check, requests and their
 retransmission, damaged and lost frames, the cable pulled, reconnection with
 backoff, liveness, board restarts, events, threads and shutdown."""
@@ -8,8 +8,9 @@ import time
 import pytest
 import serial
 
-from sowlight import link as link_mod, ports
-from sowlight.link import BoardError, Link, LinkClosed, LinkDown, NotABoard, VersionMismatch
+from sowlight.board import link as link_mod
+from sowlight.board import ports
+from sowlight.board.link import BoardError, Link, LinkClosed, LinkDown, NotABoard, VersionMismatch
 from sowlight_fw.link import codec
 
 from mockboard import BoardServer, MockBoard, Wire, WireOpener, random_games

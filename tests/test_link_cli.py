@@ -8,7 +8,7 @@ import pytest
 from serial.tools import list_ports, list_ports_common
 
 from sowlight import cli
-from sowlight.archive import Archive
+from sowlight.games.archive import Archive
 from sowlight_fw.link import codec
 
 from mockboard import MockBoard, PtyBoard, random_games
@@ -99,7 +99,7 @@ def test_board_ports_lists_and_marks(monkeypatch, capsys):
 
 
 def test_sync_draws_a_progress_bar_on_a_terminal_only(pty_board, board, tmp_path, capsys, monkeypatch):
-    from sowlight import progress
+    from sowlight.terminal import progress
     db = str(tmp_path / "a.sqlite3")
     monkeypatch.setattr(progress, "is_terminal", lambda stream: True)
     assert cli.main(["sync", "--port", pty_board.port, "--db", db]) == 0
@@ -113,7 +113,7 @@ def test_sync_draws_a_progress_bar_on_a_terminal_only(pty_board, board, tmp_path
 
 
 def test_the_progress_bar_follows_a_total_that_grows():
-    from sowlight import progress
+    from sowlight.terminal import progress
 
     class Tty(io.StringIO):
         def isatty(self):

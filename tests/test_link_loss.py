@@ -32,7 +32,7 @@ def test_sync_of_a_60_move_game_completes_at_1_percent(fault, tmp_path):
 
 def test_requests_are_sent_again_after_a_few_round_trips_and_silence_alone_takes_the_link_down():
     from mockboard import MockBoard, Wire, WireOpener, random_games
-    from sowlight.link import Link, LinkDown
+    from sowlight.board.link import Link, LinkDown
     board = MockBoard(random_games(2, seed=4))
     opener = WireOpener(board)
     try:
@@ -62,9 +62,9 @@ def test_requests_are_sent_again_after_a_few_round_trips_and_silence_alone_takes
 
 
 def test_a_brief_hello_is_asked_for_by_sync_and_a_board_answers_it_without_config_and_variants(tmp_path):
-    from sowlight import ports
-    from sowlight.link import Link
-    from sowlight.virtual import VirtualBoard
+    from sowlight.board import ports
+    from sowlight.board.link import Link
+    from sowlight.simulation.virtual import VirtualBoard
     vb = VirtualBoard()
     port = vb.start()
     try:

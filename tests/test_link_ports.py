@@ -1,5 +1,5 @@
 """Finding the board's port by USB ids, and the errors a person gets when a port cannot be opened
-(host/sowlight/ports.py)."""
+(host/sowlight/board/ports.py)."""
 import errno
 import os
 
@@ -7,7 +7,7 @@ import pytest
 import serial
 from serial.tools import list_ports, list_ports_common
 
-from sowlight import ports
+from sowlight.board import ports
 
 
 def port(device, vid=None, pid=None, serial_number=None, description="n/a"):

@@ -2,9 +2,9 @@
 laptop opens a board), a socket:// URL, and the cable pulled from both."""
 import pytest
 
-from sowlight import ports
-from sowlight.link import Link
-from sowlight.sync import MemoryStore, sync
+from sowlight.board import ports
+from sowlight.board.link import Link
+from sowlight.games.sync import MemoryStore, sync
 
 from mockboard import MockBoard, PtyBoard, TcpBoard, random_games
 

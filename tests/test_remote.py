@@ -9,15 +9,15 @@ import time
 
 import pytest
 
-from sowlight import archive
-from sowlight.boardview import VIRTUAL_SETTINGS, open_board
+from sowlight.games import archive
+from sowlight.board.view import VIRTUAL_SETTINGS, open_board
 from sowlight.broadcast import broker
 from sowlight.broadcast.remote import RemoteGame, standing_moves
 from sowlight.broadcast.remote_cli import robot_hands
 from sowlight.broadcast.topics import TableTopics
-from sowlight.emuboard import EmuBoard
-from sowlight.robot import Robot
-from sowlight.virtual import VirtualBoard
+from sowlight.simulation.emuboard import EmuBoard
+from sowlight.simulation.robot import Robot
+from sowlight.simulation.virtual import VirtualBoard
 
 from brokers import mosquitto, need_mosquitto  # noqa: F401 (the fixture)
 

@@ -1,4 +1,4 @@
-"""Journal sync (host/sowlight/sync.py): fetch what the store lacks by (game, ply), store each
+"""Journal sync (host/sowlight/games/sync.py): fetch what the store lacks by (game, ply), store each
 reply in one transaction, acknowledge only after the commit; duplicates ignored, holes asked
 for again, losses and conflicts reported; against the in-memory store and the real archive."""
 import json
@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from sowlight.archive import Archive, ArchiveError
-from sowlight.link import Link
-from sowlight.sync import MemoryStore, SyncError, sync
+from sowlight.games.archive import Archive, ArchiveError
+from sowlight.board.link import Link
+from sowlight.games.sync import MemoryStore, SyncError, sync
 
 from mockboard import MockBoard, Wire, WireOpener, random_games
 

@@ -13,9 +13,9 @@ import sqlite3
 
 import pytest
 
-from sowlight.archive import Archive
-from sowlight.link import Link
-from sowlight.sync import MemoryStore, sync
+from sowlight.games.archive import Archive
+from sowlight.board.link import Link
+from sowlight.games.sync import MemoryStore, sync
 
 from mockboard import MockBoard, Wire, WireOpener, random_games
 

@@ -3,8 +3,8 @@ is pulled at that byte; whatever the first sync managed, nothing the board was t
 is missing from the store, and a second sync completes it -- nothing lost, nothing stored twice."""
 import pytest
 
-from sowlight.link import Link, LinkError
-from sowlight.sync import MemoryStore, SyncError, sync
+from sowlight.board.link import Link, LinkError
+from sowlight.games.sync import MemoryStore, SyncError, sync
 
 from mockboard import BoardServer, MockBoard, Wire, random_games
 

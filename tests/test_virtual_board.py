@@ -18,8 +18,9 @@ import pytest
 import serial
 
 import mancala
-from sowlight import link, ports
-from sowlight.virtual import VirtualBoard, VirtualBoardError
+from sowlight.board import link
+from sowlight.board import ports
+from sowlight.simulation.virtual import VirtualBoard, VirtualBoardError
 from sowlight_fw import virtual
 from sowlight_fw.link import codec
 from sowlight_fw.storage import FileStorage, StorageFileError
@@ -484,7 +485,8 @@ def test_faults_on_the_wire_are_survived_by_the_link_and_a_sync(tmp_path):
         try:
             assert lk.request("sim", {"act": "seeds"})["counts"] == lk.request("get_state")["pos"]["pits"] + \
                 lk.request("get_state")["pos"]["stores"]
-            from sowlight import archive, sync
+            from sowlight.games import archive
+            from sowlight.games import sync
             store = archive.Archive(str(tmp_path / "a.sqlite3"))
             try:
                 report = sync.sync(lk, store)

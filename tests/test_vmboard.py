@@ -2,7 +2,8 @@
 
 pyserial talks to its REPL; mpremote runs code and copies files; soft and hard
 resets run main.py; the flash directory keeps files across restarts; the
-`sowlight board vm` command prints the path first and stops on SIGTERM.
+developer's command, `python -m sowlight.simulation.vmboard`, prints the path first and
+stops on SIGTERM.
 Every test is bounded: a board that hangs fails the test instead of the run.
 """
 import json
@@ -16,11 +17,11 @@ from pathlib import Path
 import pytest
 import serial
 
-from sowlight import vmboard
-from sowlight.vmboard import VmBoard, VmBoardError
+from sowlight.simulation import vmboard
+from sowlight.simulation.vmboard import VmBoard, VmBoardError
 
 REPO = Path(__file__).resolve().parent.parent
-DEVICE = REPO / "host" / "sowlight" / "vmboard" / "device"
+DEVICE = REPO / "host" / "sowlight" / "simulation" / "vmboard" / "device"
 
 
 @pytest.fixture
@@ -266,7 +267,7 @@ def test_a_full_flash_directory_is_refused(needs_vm, tmp_path):
 
 def test_cli_prints_the_path_first_and_stops_on_sigterm(needs_vm, tmp_path):
     flash = tmp_path / "flash"
-    proc = subprocess.Popen([sys.executable, "-m", "sowlight", "board", "vm", "--flash", str(flash)],
+    proc = subprocess.Popen([sys.executable, "-m", "sowlight.simulation.vmboard", "--flash", str(flash)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         path = proc.stdout.readline().strip()
@@ -290,11 +291,21 @@ def test_missing_npm_package_says_how_to_install_it(tmp_path):
     with pytest.raises(VmBoardError) as e:
         vmboard.find_package(env)
     assert "npm install --prefix" in str(e.value) and vmboard.PINNED in str(e.value)
-    r = subprocess.run([sys.executable, "-m", "sowlight", "board", "vm"], env=env, capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "sowlight.simulation.vmboard"], env=env, capture_output=True, text=True,
                        timeout=20)
     assert r.returncode == 1
     assert "npm install --prefix %s %s@%s" % ("DIR", vmboard.PACKAGE, vmboard.PINNED) in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_the_vm_board_is_a_developer_tool_not_a_user_command(capsys):
+    from sowlight import cli
+    with pytest.raises(SystemExit) as e:
+        cli.main(["board", "vm"])
+    assert e.value.code == 2 and "invalid choice: 'vm'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        cli.main(["board", "virtual", "--micropython"])
+    assert e.value.code == 2 and "--micropython" in capsys.readouterr().err
 
 
 def test_the_pinned_version_is_the_tests_one():

@@ -8,7 +8,7 @@ import pytest
 
 import mancala
 from mancala.search import best_move
-from sowlight import gamerecord
+from sowlight.games import record as gamerecord
 from sowlight.web import board as webboard
 from webserver import Serve
 

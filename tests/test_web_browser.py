@@ -18,7 +18,7 @@ import pytest
 
 import mancala
 from mancala.search import best_move
-from sowlight import gamerecord
+from sowlight.games import record as gamerecord
 from webserver import Png, Serve, near, shots_dir
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="virtual boards need pseudo-terminals")

@@ -3,7 +3,7 @@
 cell_map() fits a game's shape onto a board (or says it does not fit);
 game_cells() is the map the controller follows a game with, its stores
 included; fitting_variants() the variants a board can play.  The laptop's
-board view (host/sowlight/boardview.py) reads the same map from here.
+board view (host/sowlight/board/view.py) reads the same map from here.
 
 A game's cells are its pits in canonical order, then its players' stores;
 a board's cells are its pits, then its stores (docs/config.md).

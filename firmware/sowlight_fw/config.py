@@ -10,7 +10,7 @@ The check walks the format's schema (configschema.py: keys, kinds, ranges, the
 maps against the board's shape, nothing used twice) and adds the LED power
 budget.  Anything it refuses would light the wrong pit, drive two outputs
 against each other or brown out the USB port.  The laptop's check (`sowlight
-board config check FILE`, host/sowlight/boardconfig.py) walks the same schema
+board config check FILE`, host/sowlight/hardware/config.py) walks the same schema
 and adds line numbers, pin capabilities and warnings; it reads the power model
 and the limits below from here so that both agree on what "over budget" means.
 

@@ -2,7 +2,7 @@
 that checks a decoded config against them.
 
 Both checks of a config read this module: the board's at boot (config.py) and the laptop's
-(host/sowlight/boardconfig.py).  A Walk finds every problem the format itself defines: unknown
+(host/sowlight/hardware/config.py).  A Walk finds every problem the format itself defines: unknown
 and missing keys, values of the wrong kind or out of range, maps that do not match the board's
 shape, an LED, a multiplexer channel or a pin given two jobs.  Each problem is (path, message,
 ref): path the keys and indices down to the value at fault, ("leds", "pits", 3); message what

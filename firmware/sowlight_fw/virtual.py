@@ -10,13 +10,13 @@ The app on top is the real one (controller, journal, link): only what a
 board's hands and pins would do is simulated here.  A `sim` request moves
 seeds the way hands would (docs/protocol.md, `sim`); the sensors then report
 them as the config's kind of sensor would: occupancy sensors see whether a
-cell holds seeds, load cells how many (sensed()).  host/sowlight/virtual.py
-serves it behind a pseudo-terminal, host/sowlight/emuboard feeds it to the
+cell holds seeds, load cells how many (sensed()).  host/sowlight/simulation/virtual.py
+serves it behind a pseudo-terminal, host/sowlight/simulation/emuboard feeds it to the
 emulated RP2040's pins.
 
 The seeds (Seeds), what a sensor reads of them (sensed()) and the seeds a
 position puts in each cell (position_counts()) are the one model of every
-simulated board: the robot hands (host/sowlight/robot.py) and the tests'
+simulated board: the robot hands (host/sowlight/simulation/robot.py) and the tests'
 hands (tests/micropython/fakes/hands.py, on CPython and on the MicroPython
 VM) use them too.
 

@@ -1,6 +1,6 @@
 """`python -m sowlight ...` is the `sowlight` command."""
 import sys
 
-from .cli import main
+from sowlight.cli import main
 
 sys.exit(main())

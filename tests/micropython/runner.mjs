@@ -26,7 +26,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { createRequire } from "node:module";
-import { clearVmTimers, guardVmGlobals } from "../../host/sowlight/vmboard/vmguard.mjs";
+import { clearVmTimers, guardVmGlobals } from "../../host/sowlight/simulation/vmboard/vmguard.mjs";
 
 const replyFd = Number(process.argv[2]);
 if (!Number.isInteger(replyFd) || replyFd < 3) {
@@ -56,7 +56,7 @@ function reply(message) {
 }
 
 // Old VMs must not reach new ones (their timers, their finalizers), and the
-// WebAssembly is compiled once: host/sowlight/vmboard/vmguard.mjs, shared with
+// WebAssembly is compiled once: host/sowlight/simulation/vmboard/vmguard.mjs, shared with
 // the VM board.
 guardVmGlobals();
 

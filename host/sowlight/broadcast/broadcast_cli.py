@@ -19,11 +19,14 @@ import time
 
 import mancala
 
-from .. import archive, link, paths, ports
-from ..boardview import VIRTUAL_SETTINGS, BoardViewError, open_board
-from ..play import parse_options
-from ..robot import Robot, RobotError
-from ..sync import MemoryStore
+from sowlight.games import archive
+from sowlight.board import link
+from sowlight import paths
+from sowlight.board import ports
+from sowlight.board.view import VIRTUAL_SETTINGS, BoardViewError, open_board
+from sowlight.play import parse_options
+from sowlight.simulation.robot import Robot, RobotError
+from sowlight.games.sync import MemoryStore
 from . import broker
 from .publisher import BoardBroadcaster
 from .topics import EventTopics, TopicError

@@ -78,7 +78,7 @@ class GameFeed:
 
     def rules_game(self):
         """The game replayed with the rules core from the moves held (None before its start)."""
-        from ..boardview import replay
+        from sowlight.board.view import replay
         run = None
         for rec in self.journal():
             run = replay([rec], run)

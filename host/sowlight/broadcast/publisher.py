@@ -7,7 +7,7 @@
     bc.stop()
 
 What is published comes from the journal, never from the live events: a
-thread syncs the board's journal into the store (sync.py: fetched by (game,
+thread syncs the board's journal into the store (sowlight.games.sync: fetched by (game,
 ply), acknowledged after the commit), then publishes each record the store
 holds and this connection has not published yet, with the trace and the
 position the rules core replays, each at its own retained topic
@@ -31,9 +31,9 @@ import time
 
 import mancala
 
-from ..boardview import move_tuple, replay
-from ..link import LinkError
-from ..sync import SyncError, sync
+from sowlight.board.view import move_tuple, replay
+from sowlight.board.link import LinkError
+from sowlight.games.sync import SyncError, sync
 
 SYNC_EVERY = 2.0        # seconds between syncs when no move wakes the publisher
 _LIVE = ("step", "leds", "state", "move")

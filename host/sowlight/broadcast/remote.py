@@ -3,7 +3,7 @@
     rg = RemoteGame(conn, TableTopics("friday-3"), seat=0, board=connection, store_factory=..., variant="oware")
     rg.run(stop)               # until the game is over on this board (or stop is set)
 
-Each host keeps to its own board's journal (synced into its archive, sync.py)
+Each host keeps to its own board's journal (synced into its archive, sowlight.games.sync)
 and the table's topics (docs/broadcast.md, "Remote play"):
 
 - the table's game (`tables/<t>/game`, retained): variant, options and an id,
@@ -33,10 +33,10 @@ import mancala
 
 from sowlight_fw.journal import move_json as _jsonable
 
-from .. import harmless
-from ..boardview import move_tuple, replay
-from ..link import BoardError, LinkError
-from ..sync import SyncError, sync
+from sowlight.terminal import harmless
+from sowlight.board.view import move_tuple, replay
+from sowlight.board.link import BoardError, LinkError
+from sowlight.games.sync import SyncError, sync
 from .broker import MQTT_ERR_SUCCESS, delivered
 
 GUIDE_PROTO = (1, 2)

@@ -12,7 +12,7 @@ Routes (docs/web.md lists them with their answers):
     /api/games?player=&variant=&board=&result=&since=&until=    the archive's games, filtered
     /api/games/{ref}                   one game: its record, move list, positions and each move's frames
     /api/games/{ref}/record.txt|.json  the game's record to download
-    /api/games/{ref}/analysis?depth=N  the engine's analysis (analysis.py), computed once per depth
+    /api/games/{ref}/analysis?depth=N  the engine's analysis (sowlight.games.analysis), computed once per depth
     /api/stats                         statistics and their SVG plots
     /api/event, /api/event/events      an event's boards from the broker (web/event.py): each board's latest
                                        game; a stream of them as they change (server-sent events)
@@ -31,7 +31,9 @@ from starlette.staticfiles import StaticFiles
 
 import mancala
 
-from .. import analysis, archive, gamerecord
+from sowlight.games import analysis
+from sowlight.games import archive
+from sowlight.games import record as gamerecord
 from . import board, stats
 from .event import EventGameNotFound
 
@@ -201,7 +203,7 @@ class _Api:
             sw = version("sowlight")
         except PackageNotFoundError:
             sw = "?"
-        from .. import render
+        from sowlight.terminal import render
         return JSONResponse({"colours": board.colours(), "version": sw, "depth": self.depth,
                              "event": self.event.event if self.event is not None else None,
                              "roles": {role: text for role, (_, text) in render.MARKS.items()},

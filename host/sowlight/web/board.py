@@ -11,7 +11,7 @@ from mancala.trace import Step
 from sowlight_fw import colours as _colours
 from sowlight_fw.follow import Follower
 
-from .. import gamerecord
+from sowlight.games import record as gamerecord
 
 
 def layout(game):

@@ -18,10 +18,10 @@ import threading
 
 import mancala
 
-from .. import archive
-from ..boardview import shape
-from ..broadcast.feed import EventFeed
-from ..broadcast.topics import EventTopics
+from sowlight.games import archive
+from sowlight.board.view import shape
+from sowlight.broadcast.feed import EventFeed
+from sowlight.broadcast.topics import EventTopics
 from . import board as _board
 
 

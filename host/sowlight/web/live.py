@@ -13,7 +13,7 @@ drop the sensors saw) narrows the moves the hands may be making to those whose
 trace has that step there, and the seeds are shown as that trace leaves them
 (the board itself does the same with mancala.MoveInProgress).
 
-With `demo`, robot hands (robot.py) play games on a virtual board one after
+With `demo`, robot hands (sowlight.simulation.robot) play games on a virtual board one after
 another, `pace` seconds between moves; they drive the view, so this module
 then takes the events in their thread rather than pumping the link itself.
 """
@@ -25,11 +25,11 @@ import time
 import mancala
 from mancala.search import best_move
 
-from .. import archive as _archive
-from .. import link as _link
-from ..boardview import BoardViewError
-from ..robot import Robot, RobotError
-from ..sync import SyncError, sync
+from sowlight.games import archive as _archive
+from sowlight.board import link as _link
+from sowlight.board.view import BoardViewError
+from sowlight.simulation.robot import Robot, RobotError
+from sowlight.games.sync import SyncError, sync
 from . import board as _board
 
 

@@ -11,8 +11,10 @@ import ipaddress
 import socket
 import sys
 
-from .. import analysis, harmless, paths
-from ..broadcast.broker import add_arguments as broker_arguments
+from sowlight.games import analysis
+from sowlight.terminal import harmless
+from sowlight import paths
+from sowlight.broadcast.broker import add_arguments as broker_arguments
 
 LOCAL = "127.0.0.1"
 
@@ -33,8 +35,9 @@ def _fail(text, status=1):
 
 def _connect(args):
     """The live board's connection, or (None, why there is none)."""
-    from .. import link, ports
-    from ..boardview import BoardViewError, open_board
+    from sowlight.board import link
+    from sowlight.board import ports
+    from sowlight.board.view import BoardViewError, open_board
     if args.no_board:
         return None, "no board: started with --no-board"
     if args.event and not (args.board_port or args.url or args.virtual or args.demo):
@@ -81,8 +84,9 @@ def run(args):
         event, status = _event(args)
         if event is None:
             return status
-    from .. import link, ports
-    from ..boardview import BoardViewError
+    from sowlight.board import link
+    from sowlight.board import ports
+    from sowlight.board.view import BoardViewError
     try:
         conn, why = _connect(args)
     except (ports.PortError, link.LinkError, BoardViewError) as e:
@@ -143,8 +147,8 @@ def run(args):
 def _event(args):
     """(EventBoards connected to the broker, None), or (None, exit status) with the reason said."""
     import os
-    from ..broadcast import broker
-    from ..broadcast.topics import TopicError
+    from sowlight.broadcast import broker
+    from sowlight.broadcast.topics import TopicError
     from .event import EventBoards
     try:
         settings = broker.from_args(args)

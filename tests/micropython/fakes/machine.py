@@ -1,1 +1,1 @@
-../../../host/sowlight/vmboard/device/machine.py
+../../../host/sowlight/simulation/vmboard/device/machine.py

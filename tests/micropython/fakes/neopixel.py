@@ -1,1 +1,1 @@
-../../../host/sowlight/vmboard/device/neopixel.py
+../../../host/sowlight/simulation/vmboard/device/neopixel.py
