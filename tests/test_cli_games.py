@@ -149,6 +149,7 @@ def test_a_newer_archive_is_refused_with_what_to_do(db):
     for args in (("games", "list"), ("games", "show", "1"), ("games", "import", "-"), ("replay", "1")):
         refused(sowlight(*args, "--db", db, input=RECORD), "written by a newer sowlight", "upgrade sowlight", "--db")
     refused(sowlight("play", "--no-board", "--db", db, input="quit\n"), "newer sowlight", "--no-archive")
+    refused(sowlight("play", "--virtual", "--db", db, input="quit\n"), "newer sowlight", "--no-archive")
     assert digest(db) == before
 
 

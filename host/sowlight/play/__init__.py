@@ -41,6 +41,17 @@ def variant_name(text):
     return text
 
 
+def open_archive(db):
+    """The archive `sowlight play` records its game in (the default one, or --db), or None once
+    it has said why it cannot be opened and how to play without it."""
+    try:
+        return archive.Archive(paths.archive_path(db))
+    except archive.ArchiveError as e:
+        print("sowlight play: %s\n(or play without recording the game: sowlight play --no-archive)" % harmless.text(e),
+              file=sys.stderr)
+        return None
+
+
 def computer_move(game, depth):
     """The move the computer makes: the search's (`sowlight hint`), but a handful in a free placing
     stage (Lane, the Egyptian games).  No placement changes the score, so the search would put
@@ -272,11 +283,8 @@ def run_terminal(args, resumed=None):
         return 2
     log = None
     if not args.no_archive:
-        try:
-            arc = archive.Archive(paths.archive_path(args.db))
-        except archive.ArchiveError as e:
-            print("sowlight play: %s\n(or play without recording the game: sowlight play --no-archive)" % harmless.text(e),
-                  file=sys.stderr)
+        arc = open_archive(args.db)
+        if arc is None:
             return 1
         players = [args.names[p] if p < len(args.names or ()) and args.names[p] else
                    "computer (depth %d)" % args.depth if p in computer else "human" for p in range(game.players)]

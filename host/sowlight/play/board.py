@@ -29,12 +29,11 @@ import mancala
 from sowlight.games import archive
 from sowlight.terminal import harmless
 from sowlight.board import link
-from sowlight import paths
 from sowlight.board import ports
 from sowlight.terminal import render
 from sowlight.terminal.screen import open_screen
 from sowlight.board.view import BoardViewError, RealSeeds, game_of, open_board, steps_of
-from sowlight.play import computer_move
+from sowlight.play import computer_move, open_archive
 from sowlight.simulation.robot import Robot, RobotError
 from sowlight.games.sync import SyncError, sync
 
@@ -689,11 +688,8 @@ def run(args, options, computer, resume=None):
     """`sowlight play` with a board (sowlight.play parses the command line)."""
     store = None
     if not args.no_archive:
-        try:
-            store = archive.Archive(paths.archive_path(args.db))
-        except archive.ArchiveError as e:
-            print("sowlight play: %s\n(or play without recording the game: sowlight play --no-archive)" % harmless.text(e),
-                  file=sys.stderr)
+        store = open_archive(args.db)
+        if store is None:
             return 1
     try:
         try:
