@@ -414,12 +414,12 @@ class Connection:
 
 def preset_for(variant, boards=None):
     """The smallest board preset that plays `variant` as built (else with its stores as pits)."""
-    from sowlight.cli import hardware as hardware_cli
+    from sowlight.hardware import presets
     from sowlight_fw.cellmap import fitting_variants
     info = mancala.variant_info(variant)       # UnknownVariantError names the close matches
-    directory = hardware_cli.boards_dir(boards)
+    directory = presets.boards_dir(boards)
     fallback = None
-    for name in hardware_cli.preset_names(directory):
+    for name in presets.preset_names(directory):
         try:
             b = fw_config.load(os.path.join(directory, name + ".json"))
         except (fw_config.ConfigError, OSError, ValueError):
@@ -457,13 +457,13 @@ def open_board(port=None, url=None, vid=None, pid=None, wait=10.0, virtual="auto
                 raise
             virtual = "always"
     if not named and virtual == "always":
-        from sowlight.cli.hardware import CliError
+        from sowlight.hardware.presets import PresetError
         from sowlight.simulation.virtual import VirtualBoard, VirtualBoardError
         try:
             vb = VirtualBoard(preset=preset or preset_for(variant or "oware", boards), journal=journal,
                               boards=boards, settings=VIRTUAL_SETTINGS if settings is None else settings)
             port = vb.start()
-        except (VirtualBoardError, CliError, mancala.RulesError) as e:
+        except (VirtualBoardError, PresetError, mancala.RulesError) as e:
             raise BoardViewError("cannot start a virtual board: %s" % e) from None
     try:
         opener = ports.opener(port=port, url=url, vid=vid, pid=pid)

@@ -7,12 +7,11 @@ file holding a game record or a JSON export (its first game, or `--index N`).
 The analysis itself is sowlight.games.analysis's; docs/web.md says what the values mean.
 """
 import os
-import sys
 
 from sowlight.games import analysis
 from sowlight.cli import games as games_cmd
 from sowlight.terminal import harmless
-from sowlight.cli.games import CliError
+from sowlight.cli.errors import CliError
 
 
 def _game(args):

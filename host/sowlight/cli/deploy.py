@@ -57,14 +57,14 @@ def _size(n):
 
 def describe(plan, dry_run):
     """The plan as text, one line per file."""
-    from sowlight.cli import hardware as hardware_cli
+    from sowlight.hardware.presets import summary
     t = plan.target
     lines = []
     if dry_run:
         lines.append("deploy plan (dry run: nothing is sent to the board; a deploy asks the board what it runs "
                      "and compiles for that)")
     lines.append("target     %s" % t.describe())
-    lines.append("config     %s -> /board.json (%s)" % (plan.config_source, hardware_cli._summary(plan.board)))
+    lines.append("config     %s -> /board.json (%s)" % (plan.config_source, summary(plan.board)))
     playable = len(__import__("mancala").variants())
     lines.append("variants   %s (%d of %d playable; the menu offers %s)" % (
         ", ".join(plan.variants), len(plan.variants), playable,
@@ -115,14 +115,14 @@ def _deploy_image(args, config_file):
 
 def cmd_deploy(args):
     from sowlight.firmware import deploy
-    from sowlight.cli import hardware as hardware_cli
+    from sowlight.hardware import presets
     from sowlight.board import link
     from sowlight.board import ports
     from sowlight.terminal import progress
     try:
         config_file = None
         if args.preset or args.config:
-            config_file = hardware_cli.resolve(args.preset or args.config, args.boards)
+            config_file = presets.resolve(args.preset or args.config, args.boards)
         variants = _variants(args.variants)
         if not args.mpy:
             return _deploy_image(args, config_file)
@@ -157,6 +157,6 @@ def cmd_deploy(args):
                 hello.get("sw"), port, hello.get("board"), "protocol %s" % ".".join(str(x) for x in hello.get("proto", [])),
                 len(hello.get("variants", [])), "" if len(hello.get("variants", [])) == 1 else "s")))
         return 0
-    except (deploy.DeployError, hardware_cli.CliError, ports.PortError, link.LinkError) as e:
+    except (deploy.DeployError, presets.PresetError, ports.PortError, link.LinkError) as e:
         print("sowlight deploy: %s" % harmless.text(e), file=sys.stderr)
         return 1

@@ -28,14 +28,7 @@ from sowlight.terminal import harmless
 from sowlight import paths
 from sowlight.terminal import render
 from sowlight.play import variant_name
-
-
-class CliError(Exception):
-    """A problem to tell the user in one line; exit status 1 (or `status`)."""
-
-    def __init__(self, message, status=1):
-        Exception.__init__(self, message)
-        self.status = status
+from sowlight.cli.errors import CliError
 
 
 def _guard(name, command):

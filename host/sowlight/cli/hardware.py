@@ -12,17 +12,10 @@ import sys
 
 from sowlight.hardware import config as boardconfig
 from sowlight.hardware import drawings
+from sowlight.hardware.presets import PresetError, boards_dir, preset_names, resolve, summary as _summary
 from sowlight.terminal import harmless
+from sowlight.cli.errors import CliError
 
-_CHECKOUT_BOARDS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "hardware", "boards")
-
-
-class CliError(Exception):
-    """A problem to tell the user in one line; exit status 1 (or `status`)."""
-
-    def __init__(self, message, status=1):
-        Exception.__init__(self, message)
-        self.status = status
 
 
 def register(sub, board_sub):
@@ -52,9 +45,9 @@ def _guard(command):
     def run(args):
         try:
             return command(args)
-        except CliError as e:
+        except (CliError, PresetError) as e:
             print("sowlight: %s" % harmless.text(e), file=sys.stderr)
-            return e.status
+            return getattr(e, "status", 1)
     return run
 
 
@@ -96,53 +89,7 @@ def _count(report):
     return ", ".join(parts)
 
 
-def _shape(board):
-    shape = "%dx%d" % (board.rows, board.pits_per_row)
-    return shape + (" + %d stores" % board.stores if board.stores else "")
-
-
-def _summary(board):
-    sensing = board.sensor_kind
-    if sensing == "occupancy-mux":
-        sensing += " (%d multiplexer%s)" % (len(board.mux_list), "" if len(board.mux_list) == 1 else "s")
-    return "%s, %s, %d LEDs, %s, worst case %d mA of %d mA" % (
-        _shape(board), board.mcu, board.led_count, sensing, board.worst_ma, board.supply_ma)
-
-
 # -- drawings ------------------------------------------------------------------
-
-def boards_dir(option=None):
-    """The presets directory: --boards, then $SOWLIGHT_BOARDS, then the checkout's hardware/boards."""
-    for candidate, origin in ((option, "--boards"), (os.environ.get("SOWLIGHT_BOARDS"), "SOWLIGHT_BOARDS")):
-        if candidate:
-            if not os.path.isdir(candidate):
-                raise CliError("%s names %s, which is not a directory" % (origin, candidate))
-            return candidate
-    if os.path.isdir(_CHECKOUT_BOARDS):
-        return _CHECKOUT_BOARDS
-    raise CliError("cannot find the presets (hardware/boards of a Sowlight checkout): pass --boards DIR or set SOWLIGHT_BOARDS")
-
-
-def preset_names(directory):
-    """Preset names, smallest board first: 2x6-stores before 2x10."""
-    def key(name):
-        digits = "".join(c if c.isdigit() else " " for c in name).split()
-        return [int(d) for d in digits], name
-    return sorted((name[:-5] for name in os.listdir(directory) if name.endswith(".json")), key=key)
-
-
-def resolve(name_or_file, boards_option=None):
-    """A config file path for a preset name or a path."""
-    if os.path.isfile(name_or_file):
-        return name_or_file
-    if name_or_file.endswith(".json") or os.sep in name_or_file:
-        raise CliError("no such config file: %s" % name_or_file)
-    directory = boards_dir(boards_option)
-    path = os.path.join(directory, name_or_file + ".json")
-    if not os.path.isfile(path):
-        raise CliError("unknown preset %r; the presets are: %s" % (name_or_file, ", ".join(preset_names(directory))))
-    return path
-
 
 def _load(path):
     try:

@@ -658,7 +658,7 @@ def _countable_ways(variant, options):
     virtual board with load cells)."""
     import os
     from sowlight_fw.follow import placing
-    from sowlight.cli import hardware as hardware_cli
+    from sowlight.hardware.presets import CHECKOUT_EXAMPLES
     try:
         game = mancala.Game(variant, **options)
     except mancala.RulesError:
@@ -676,7 +676,7 @@ def _countable_ways(variant, options):
                                % (game.id, name, value))
             except mancala.RulesError:
                 pass
-    example = os.path.join(os.path.dirname(hardware_cli._CHECKOUT_BOARDS), "examples", "2x6-stores-hx711.json")
+    example = os.path.join(CHECKOUT_EXAMPLES, "2x6-stores-hx711.json")
     if os.path.isfile(example):
         out.append("or on a virtual board with load cells: sowlight play -v %s --virtual --preset %s" % (game.id, example))
     else:

@@ -349,10 +349,10 @@ class VirtualBoard(LocalBoard):
     # ----- set-up --------------------------------------------------------------------------------
 
     def _load_config(self):
-        from sowlight.cli import hardware as hardware_cli
+        from sowlight.hardware import presets
         try:
-            path = hardware_cli.resolve(self.preset, self.boards)
-        except hardware_cli.CliError as e:
+            path = presets.resolve(self.preset, self.boards)
+        except presets.PresetError as e:
             raise VirtualBoardError(str(e))
         try:
             with open(path) as f:

@@ -586,10 +586,10 @@ class EmuBoard(LocalBoard):
         return image
 
     def _config_bytes(self, preset):
-        from sowlight.cli import hardware as hardware_cli
+        from sowlight.hardware import presets
         try:
-            path = hardware_cli.resolve(preset, self.boards)
-        except hardware_cli.CliError as e:
+            path = presets.resolve(preset, self.boards)
+        except presets.PresetError as e:
             raise EmuBoardError(str(e))
         try:
             with open(path, "rb") as f:
