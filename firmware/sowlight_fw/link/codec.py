@@ -309,15 +309,20 @@ def validate(mtype, payload, sender=None):
                                  "entries, not %s" % _short_repr(item))
     elif mtype == "move" and type(payload["move"]) is list:
         m = payload["move"]
-        # [pit, direction], or a staged move: a word naming the stage, then its numbers (["place", 0, 1]).
+        # A pit and what the player chose: [pit, direction], Enkeshui's [pit, direction, 0], the
+        # Omweso family's [pit, "cn..."] (a letter a choice point); or a staged move: a word
+        # naming the stage, then its numbers (["place", 0, 1]).
         ok = 1 <= len(m) <= 8
         for x in m:
-            if type(x) is not int and type(x) is not str:
+            if type(x) is not int and (type(x) is not str or len(x) > 64):
                 ok = False
         if ok and type(m[0]) is int:
-            ok = len(m) == 2 and type(m[1]) is int
+            ok = 2 <= len(m) <= 3
+            for x in m[1:]:
+                if type(x) is str and not (x and x.isalpha()):
+                    ok = False
         if not ok:
-            raise FrameError(BAD_PAYLOAD, "'move' field 'move' must be a pit, [pit, direction] or a staged move "
+            raise FrameError(BAD_PAYLOAD, "'move' field 'move' must be a pit, [pit, choices...] or a staged move "
                              "[\"stage\", numbers...], not %s" % _short_repr(m))
 
 
