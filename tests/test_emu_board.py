@@ -225,6 +225,7 @@ def test_hands_following_the_strip_play_from_the_start_and_the_journal_syncs(boa
 @pytest.mark.parametrize("config, variant, left", [
     (HX711, "oware", 4),              # load cells
     ("2x6-stores", "oware", 4),       # occupancy
+    ("4x8", "kombe", 3),              # four rows, two multiplexers: relays round the board, captures
 ])
 def test_hands_following_the_strip_play_a_game_to_its_end_and_the_journal_syncs(boards, tmp_path, config, variant,
                                                                                 left):

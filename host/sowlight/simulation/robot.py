@@ -40,7 +40,7 @@ ACTS = ("drop", "relay", "take", "need")     # lit roles that ask for one step
 STARTS = ("lift", "hint")                     # lit roles of pits a move may start from
 _STRIKES = 3                                  # visible acts in a row that change nothing before giving up
 _LOOK = 0.5                                   # seconds without a `leds` event before the state is asked for
-MOVE_SECONDS = 60.0                           # a move not taken by the board after this long is given up
+MOVE_SECONDS = 60.0                           # a move the board neither takes nor answers with new lights for this long is given up
 
 
 class RobotError(BoardViewError):
@@ -372,7 +372,9 @@ class Robot:
         """Make one move as the LEDs guide it: `move` (a move of the rules core) or, when None, a
         pit the LEDs offer (the hint with prefer_hint, else one at random).  Returns the board's
         `move` event once the board has taken the move, with every seed of it sown; RobotError
-        after `max_acts` acts or `max_seconds` without it (never an endless wait)."""
+        after `max_acts` acts, or `max_seconds` in which the hands found nothing to do (never an
+        endless wait; a long move, such as a relay sowing round a four-row board several times,
+        takes as long as its acts take)."""
         view = self.view
         state = view.look()
         if state.get("phase") == "setup":
@@ -397,13 +399,18 @@ class Robot:
         before = len(view.moves)
         begun = carried           # (a move resume() found half made is under way already)
         acts = 0
+        done = self.acts + self.presses
         give_up = time.monotonic() + max_seconds
         while True:
             acts += 1
             if acts > max_acts:
                 raise RobotError("no end to the move after %d acts; the board shows %s" % (max_acts, self.shows()))
-            if time.monotonic() > give_up:
-                raise RobotError("no end to the move after %.0f s; the board shows %s" % (max_seconds, self.shows()))
+            if self.acts + self.presses != done:
+                done = self.acts + self.presses
+                give_up = time.monotonic() + max_seconds
+            elif time.monotonic() > give_up:
+                raise RobotError("no end to the move: nothing to do for %.0f s; the board shows %s"
+                                 % (max_seconds, self.shows()))
             view.pump()
             moved = len(view.moves) > before
             if moved and not self._owes_seeds():
