@@ -93,15 +93,15 @@ class StripView(boardview.BoardView):
             return seen[1]
         end = time.monotonic() + wait
         after = self.__dict__["said_at"] + _SCAN_NS
+        out = {}
         while True:
             frames_n = board.led_frames
-            now = board.now_ns
-            out = self._decode(said, after) if now >= after else None
-            if out is not None and (all(c in out for c in said) or time.monotonic() > end):
-                break
+            if board.now_ns >= after:
+                out = self._decode(said, after)
+                if all(c in out for c in said):
+                    break
             if time.monotonic() > end:
-                out = {}
-                break
+                break           # (what the strip showed by then: the hands wait on the rest)
             time.sleep(0.005)
         self.__dict__["seen"] = (frames_n, out)
         return out
