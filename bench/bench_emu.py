@@ -20,8 +20,10 @@ controller's work in them.  Printed:
 - every scan's time (p50, p99, max; 0.5 ms buckets);
 - the latency a player sees: from the instant a sensor's pin or ADC input changes (the hands'
   act, on the emulated pins) to the first LED frame, on the strip's data pin, that shows the
-  changed cell differently (p50, p99, max); it includes the firmware's 150 ms debounce, and is
-  printed again less the debounce: the firmware's own reaction;
+  changed cell differently (p50, p99, max): on a board that watches its sensors between scans
+  (hw/watch.py) the cell's TOUCH; then to the first frame with the controller's answer (another
+  role of its own on the cell), which includes the firmware's 150 ms debounce and is printed
+  again less the debounce: the firmware's own reaction;
 - the depth the board's hint search reaches within its budget (1 s, 30,000 nodes), at the
   start and 8 plies in, for --hint-variants (at the REPL of the frozen image).
 
@@ -51,6 +53,7 @@ from sowlight.board import view as boardview  # noqa: E402
 from sowlight.simulation.emuboard import EmuBoard  # noqa: E402
 from sowlight.simulation.robot import Robot  # noqa: E402
 from sowlight_fw.controller.settings import DEFAULTS  # noqa: E402
+from sowlight_fw.colours import TOUCH  # noqa: E402
 
 PROBE = (Path(__file__).resolve().parent / "emu_probe.py").read_bytes()
 PROFILE = (Path(__file__).resolve().parent / "emu_profile.py").read_bytes()
@@ -65,24 +68,38 @@ def pct(values, q):
 
 
 def latencies(board):
-    """(ns) from each change of the sensors' inputs to the first frame that shows a changed cell otherwise."""
-    out = []
+    """(ns) from each change of the sensors' inputs to the first frame that shows a changed cell
+    otherwise (TOUCH, hw/watch.py, or the controller's answer), and to the first that shows one
+    with another role of the controller's (its answer): two lists."""
+    first, answer = [], []
     frames = board.frames
     leds = board.board.cell_leds
     for t, cells in board.changes:
         if not cells:
             continue
-        before = None
+        before = None       # the last frame before the change
+        said = {}           # each changed cell's last role of the controller's before the change
+        seen = None
         for ft, roles in frames:
-            if ft > t:
-                if before is not None and roles is not None and any(
-                        roles[leds[c][0]] != before[leds[c][0]] for c in cells):
-                    if ft - t < 2 * 10 ** 9:
-                        out.append(ft - t)
-                    break
-            elif roles is not None:
+            if roles is None:
+                continue
+            if ft <= t:
                 before = roles
-    return out
+                for c in cells:
+                    if roles[leds[c][0]] != TOUCH:
+                        said[c] = roles[leds[c][0]]
+                continue
+            if ft - t >= 2 * 10 ** 9:
+                break
+            if before is None:
+                break
+            if seen is None and any(roles[leds[c][0]] != before[leds[c][0]] for c in cells):
+                seen = ft - t
+                first.append(seen)
+            if any(roles[leds[c][0]] not in (TOUCH, said.get(c)) for c in cells):
+                answer.append(ft - t)
+                break
+    return first, answer
 
 
 def play_game(board, variant, moves, seed):
@@ -130,13 +147,15 @@ def measure(label, image, config, variant, moves, seed, journal=None, profile=Fa
         while board.now_ns < end and board.running:
             time.sleep(0.2)
         p = probe_line(board)
-        lat = latencies(board)
+        lat, answer = latencies(board)
         prof = profile_line(board) if profile else {}
         return {"label": label, "moves": made, "boot_to_hello_ms": (board.first_output_ns or 0) / 1e6,
                 "emulated_s": board.now_ns / 1e9, "wall_s": time.monotonic() - t0,
                 "idle_share": board.idle_ns / max(1, board.now_ns), "probe": p,
                 "latency_ms": [x / 1e6 for x in (pct(lat, 50), pct(lat, 99), max(lat) if lat else None)
-                               if x is not None], "latency_n": len(lat), "profile": prof}
+                               if x is not None], "latency_n": len(lat),
+                "answer_ms": [x / 1e6 for x in (pct(answer, 50), pct(answer, 99), max(answer) if answer else None)
+                              if x is not None], "answer_n": len(answer), "profile": prof}
     finally:
         board.stop(save=False)
 
@@ -246,15 +265,20 @@ def show(result, scale):
         print("  (no probe line: the app did not run its scans)")
     lat = result["latency_ms"]
     if lat:
+        # Scaled whole, the wait for the watch's timer too: an upper bound.
+        print("  sensor -> LED frame      %d changes: p50 %s, p99 %s, max %s" % (
+            result["latency_n"], ms(lat[0] * 1000), ms(lat[1] * 1000), ms(lat[2] * 1000)))
+    ans = result.get("answer_ms")
+    if ans:
         # The debounce is a wait on the board's clock, the same on a Pico: only the rest is scaled.
         d = DEFAULTS["debounce_ms"]
 
         def latency(x):
             return "%.1f ms (%.1f scaled)" % (x, d + (x - d) * scale) if scale else "%.1f ms" % x
-        print("  sensor -> LED frame      %d changes: p50 %s, p99 %s, max %s" % (
-            result["latency_n"], latency(lat[0]), latency(lat[1]), latency(lat[2])))
+        print("  sensor -> the controller's answer on the LEDs  %d changes: p50 %s, p99 %s, max %s" % (
+            result["answer_n"], latency(ans[0]), latency(ans[1]), latency(ans[2])))
         print("  the same less the %d ms debounce (the firmware's own reaction): p50 %s, p99 %s, max %s" % (
-            d, ms((lat[0] - d) * 1000), ms((lat[1] - d) * 1000), ms((lat[2] - d) * 1000)))
+            d, ms((ans[0] - d) * 1000), ms((ans[1] - d) * 1000), ms((ans[2] - d) * 1000)))
     prof = result.get("profile")
     if prof:
         print("  parts of the scans (bench/emu_profile.py; total / longest / calls):")

@@ -45,6 +45,7 @@ package("sowlight_fw", files=[
     "hw/mux.py",
     "hw/muxrp2.py",
     "hw/sensors.py",
+    "hw/watch.py",
     "journal/__init__.py",
     "journal/games.py",
     "journal/mend.py",

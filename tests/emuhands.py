@@ -18,7 +18,7 @@ import pytest
 import mancala
 from sowlight.board import view as boardview
 from sowlight.simulation.robot import Robot
-from sowlight_fw.colours import OFF, ROLE_NAMES, ERROR, DROP, RELAY, TAKE, DEST, NEED
+from sowlight_fw.colours import OFF, ROLE_NAMES, ERROR, DROP, RELAY, TAKE, DEST, NEED, TOUCH
 
 
 def prerequisites(image):
@@ -119,7 +119,7 @@ class StripView(boardview.BoardView):
                 continue
             for c, leds in enumerate(self.strip_board.board.cell_leds):
                 r = roles[leds[0]]
-                if r != OFF:
+                if r != OFF and r != TOUCH:      # (a touch is the strip's own: hw/watch.py)
                     shown.setdefault(c, set()).add(r)
         out = {}
         for c, roles in shown.items():
@@ -145,6 +145,43 @@ def follow_strip(view, board):
     view.strip_board = board
     view.lit = said
     return view
+
+
+def unacknowledged(board, within_ns=10 ** 9):
+    """The sensor changes on `board` (emulated ns, cells) whose cells the strip did not light TOUCH
+    (hw/watch.py) before it showed the controller's answer on them, or within `within_ns` when no
+    answer came: a board whose timer does not watch its sensors gives every change.  Changes
+    older than the frames kept are left out."""
+    frames = [(t, roles) for t, roles in board.frames if roles is not None]
+    leds = board.board.cell_leds
+    out = []
+    for t, cells in board.changes:
+        if not cells or not frames or t < frames[0][0]:
+            continue
+        before = None
+        said = {}
+        touched = answered = False
+        for ft, roles in frames:
+            if ft <= t:
+                before = roles
+                for c in cells:
+                    if roles[leds[c][0]] != TOUCH:
+                        said[c] = roles[leds[c][0]]
+                continue
+            if ft - t > within_ns:
+                break
+            shows = [roles[leds[c][0]] for c in cells]
+            if TOUCH in shows:
+                touched = True
+                break
+            if any(r != said.get(c) for c, r in zip(cells, shows)):
+                answered = True
+                break
+        if before is not None and TOUCH in [before[leds[c][0]] for c in cells]:
+            touched = True              # still lit from a change just before
+        if not touched and (answered or board.now_ns - t > within_ns):
+            out.append((t, cells))
+    return out
 
 
 def play(conn, variant, options=None, moves=None, seed=1, pos=None, script=None):

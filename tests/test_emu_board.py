@@ -195,6 +195,8 @@ def hands_play(boards, tmp_path, config, variant, **play):
         made, game, state = emuhands.play(conn, variant, **play)
         assert state["game"] == game
         assert conn.view.lit == conn.view.said       # at the end the strip shows what the board said
+        # Every change the sensors saw was lit at once (TOUCH) before the board's answer to it.
+        assert emuhands.unacknowledged(board) == []
         with archive.Archive(str(tmp_path / "a.sqlite3")) as store:
             report = sync(conn.link, store)
             assert game in report.games

@@ -84,6 +84,7 @@ class App:
         self._time = None          # (host Unix time, ticks_ms then), from the host's hello
         self.cal = None            # calibration readings so far
         self.loops = 0
+        self.watch = None          # hw/watch.Watch once loop() runs on a board
 
     # ----- start-up ----------------------------------------------------------------
 
@@ -152,7 +153,7 @@ class App:
         if self.link is not None:
             self.link.poll(self.request, now)
         self.flush()
-        self.strip.show(c.frame, c.brightness)
+        self.strip.show(c.frame, c.brightness, now)
         self.loops += 1
         if self._reboot_to is not None:       # asked for: the reply to `reboot` is written now
             to = self._reboot_to
@@ -253,9 +254,15 @@ class App:
         """The loop as main() runs it on a board, for good: a scan every SCAN_MS, start to start;
         between scans the garbage collected once they have allocated _GC_AFTER, and self-test or
         calibration when the menu asks for one (coroutines: asyncio runs them).  Without asyncio
-        otherwise, whose classes would take heap; run() is the same loop as a coroutine."""
+        otherwise, whose classes would take heap; run() is the same loop as a coroutine.
+
+        A timer watches the sensors between scans and lights a cell that changes at once
+        (hw/watch.py): the player sees the board felt the hand, the controller answers after
+        the debounce."""
         if self.controller is None:
             self.boot()
+        from .hw import watch
+        self.watch = watch.start(self.machine, self.sensors, self.strip)
         gc.collect()
         collected = gc.mem_alloc()      # what was in use after the last collection
         while True:

@@ -29,7 +29,8 @@ REMOVE = const(13)    # take seeds out of here
 READY = const(14)     # set-up: this pit looks right
 MENU = const(15)      # MENU + page: the menu entry shown
 FAULT = const(18)     # this cell's sensor is not trusted (noisy, or its reading was overruled)
-N_ROLES = const(19)
+TOUCH = const(19)     # the sensors saw this cell change a moment ago (the strip's own, not the controller's)
+N_ROLES = const(20)
 
 STEADY = const(255)   # "no alternate role": the cell does not blink
 
@@ -57,11 +58,12 @@ RGB = bytes((
     0, 230, 255,      # MENU page 2: cyan
     255, 200, 0,      # MENU page 3: yellow
     60, 0, 0,         # FAULT: dim red
+    255, 150, 200,    # TOUCH: pale pink
 ))
 
 # Names for the `leds` link message (docs/protocol.md): cells lit with a role.
 ROLE_NAMES = ("off", "lift", "lift", "lift", "lift", "hint", "drop", "trail", "relay", "take", "dest",
-              "error", "need", "remove", "ready", "menu", "menu", "menu", "fault")
+              "error", "need", "remove", "ready", "menu", "menu", "menu", "fault", "touch")
 
 # The palette as (r, g, b) tuples, by role (the web view draws with it).
 PALETTE = tuple(tuple(RGB[i:i + 3]) for i in range(0, len(RGB), 3))

@@ -265,8 +265,9 @@ class Strip:
         self.level = 0
         self.writes = 0
 
-    def show(self, frame, level=255):
-        """Show a frame of roles per cell; True if anything changed (a write, as on the real strip)."""
+    def show(self, frame, level=255, now=None):
+        """Show a frame of roles per cell; True if anything changed (a write, as on the real strip).
+        (No timer watches a virtual board's sensors: nothing is touched, `now` is not needed.)"""
         changed = level != self.level
         for c in range(self.cells):
             if frame[c] != self.frame[c]:

@@ -6,4 +6,5 @@ buttons.py      debounced buttons and the long press
 sensors.py      the config's kind of pit sensor, made at boot: mux.py (analog sensors through
                 multiplexers; muxrp2.py their pass in viper code on an RP2040), hx711.py (load
                 cells), gpio.py (digital sensors); calibration.py their calibration values
+watch.py        the sensors read by a timer between scans: a cell that changes is lit at once
 """

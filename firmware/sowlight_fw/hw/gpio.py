@@ -20,16 +20,29 @@ class GpioOccupancy:
                 self.pins.append(Pin(p, Pin.IN))
             else:
                 self.pins.append(Pin(p, Pin.IN, pull))
+        self.raw = [0] * self.cells
+        self.busy = False           # the pins are being read (watch.py leaves them alone)
+        self.watched = False        # a timer samples the sensors (watch.py): read() takes its readings
+        self.moved = [0 if p is not None else -1 for p in self.pins]    # (watch.py) any change
 
     def read_raw(self, raw):
+        self.busy = True
         for c in range(self.cells):
             p = self.pins[c]
             raw[c] = p.value() if p is not None else 0
+        self.busy = False
         return raw
 
+    def sample(self):
+        """The pins into self.raw (watch.py's tick); False while the scan reads them."""
+        if self.busy:
+            return False
+        self.read_raw(self.raw)
+        return True
+
     def read(self, values):
+        raw = self.raw if self.watched else self.read_raw(self.raw)
         on = 0 if self.active_low else 1
         for c in range(self.cells):
-            p = self.pins[c]
-            values[c] = None if p is None else (1 if p.value() == on else 0)
+            values[c] = None if self.pins[c] is None else (1 if raw[c] == on else 0)
         return values

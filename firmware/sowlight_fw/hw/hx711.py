@@ -33,6 +33,12 @@ class HX711Bank:
         self.offset = calibration(board, "offset", 0)
         self.per_seed = calibration(board, "counts_per_seed", DEFAULT_COUNTS_PER_SEED)
         self.raw = [0] * self.cells
+        self.busy = False         # the pins are being read (watch.py leaves them alone)
+        self.watched = False      # a timer samples the sensors (watch.py): read() takes its readings
+        self.fresh = False        # self.raw holds a sample read() has not taken yet
+        # (watch.py) half a seed's weight is a touch; -1: a cell without a sensor
+        self.moved = [int(abs(self.per_seed[c]) // 2) if self.douts[c] is not None else -1
+                      for c in range(self.cells)]
         self.unsure = 0.3     # a weight further than this from a whole number of seeds is not a count
 
     def ready(self):
@@ -45,6 +51,7 @@ class HX711Bank:
         """Clock out one 24-bit reading from every HX711 at once; None if they are not all ready."""
         if not self.ready():
             return None
+        self.busy = True
         douts = self.douts
         n = self.cells
         for c in range(n):
@@ -70,10 +77,24 @@ class HX711Bank:
         for c in range(n):
             if raw[c] & 0x800000:           # two's complement, 24 bits
                 raw[c] -= 0x1000000
+        self.busy = False
         return raw
 
+    def sample(self):
+        """A conversion into self.raw (watch.py's tick); False if none is ready or the scan reads."""
+        if self.busy or self.read_raw(self.raw) is None:
+            return False
+        self.fresh = True
+        return True
+
     def read(self, values):
-        raw = self.read_raw(self.raw)
+        if self.watched:
+            if not self.fresh:
+                return None                  # no conversion since the last scan: keep the last values
+            self.fresh = False
+            raw = self.raw
+        else:
+            raw = self.read_raw(self.raw)
         if raw is None:
             return None                      # a conversion is not ready yet: keep the last values
         for c in range(self.cells):

@@ -1,12 +1,20 @@
 """The LED strip: the controller's frame of colour roles, lit under the pits.
 
     strip = Strip(board, NeoPixelDriver(board.led_pin, board.led_count, board.led_order))
-    strip.show(controller.frame, controller.brightness)     # writes only when something changed
+    strip.show(controller.frame, controller.brightness, now)    # writes only when something changed
+    strip.touch(cell, now)          # the sensors saw `cell` change: shown at once (watch.py)
 
 Every colour is scaled by the brightness level (0-255) and by the config's
 brightness cap, so no frame can draw more current than the power check of the
 config allowed.  A frame equal to the last one written is not written again
 (the LED data line is the board's noisiest wire, and a write costs ~30 us per LED).
+
+A touched cell shows TOUCH from the moment the sensors see it change, until the
+controller's frame gives it another role (its answer, after the debounce) or
+TOUCH_MS pass with nothing new: a player sees at once that the board felt the
+hand, though the answer takes the debounce.  touch() may come between two
+bytecodes of show() (a timer's callback): it then only marks the cell, and
+show() paints it before it writes.
 
 Two drivers, one small interface (palette, paint, flush):
 - NeoPixelDriver: MicroPython's `neopixel` module (micropython-lib; firmware/
@@ -15,7 +23,11 @@ Two drivers, one small interface (palette, paint, flush):
   boards or on a Raspberry Pi through Blinka (which can run this app on CPython).
   It imports that library only when made, so a MicroPython board never needs it.
 """
-from ..colours import RGB, OFF, N_ROLES
+from ..colours import RGB, OFF, N_ROLES, TOUCH
+from ..ticks import ticks_diff
+
+TOUCH_MS = 300          # a touch shows this long after the last change, unless the controller answers
+_NONE = 0xFF
 
 _CHANNEL = {"R": 0, "G": 1, "B": 2}
 
@@ -74,32 +86,81 @@ class Strip:
         self._last = bytearray(b"\xff" * self.cells)   # nothing written yet
         self._level = -1
         self.writes = 0
+        # A touched cell: the controller's role it had when touched (_NONE: not touched), and when.
+        self._under = bytearray(b"\xff" * self.cells)
+        self._since = [0] * self.cells
+        self._touched = 0         # cells touched, not yet painted
+        self._busy = False
 
     def _palette(self, level):
         if level != self._level:
             self.driver.palette(scaled_palette(level, self.cap255))
             self._level = level
             for c in range(self.cells):
-                self._last[c] = 0xFF      # every cell must be painted again
+                self._last[c] = _NONE     # every cell must be painted again
             return True
         return False
 
-    def show(self, frame, level=255):
-        """Light each cell with its role; write the strip only if a cell changed.  True if written."""
+    def show(self, frame, level=255, now=None):
+        """Light each cell with its role; write the strip only if a cell changed.  True if written.
+
+        A touched cell keeps TOUCH while its role in `frame` is the one it had when touched and
+        TOUCH_MS have not passed since (`now`, ticks_ms; None: touches end here)."""
+        self._busy = True
         self._palette(level)
         last = self._last
+        under = self._under
         d = self.driver
         changed = False
         for c in range(self.cells):
             r = frame[c]
+            u = under[c]
+            if u != _NONE:
+                if r == u and now is not None and ticks_diff(now, self._since[c]) < TOUCH_MS:
+                    r = TOUCH
+                else:
+                    under[c] = _NONE
             if r != last[c]:
                 last[c] = r
                 for led in self.cell_leds[c]:
                     d.paint(led, r)
                 changed = True
+        self._busy = False
+        if self._touched:       # touched while this frame was painted
+            changed = self._paint_touched() or changed
         if changed:
             d.flush()
             self.writes += 1
+        return changed
+
+    def touch(self, cell, now):
+        """The sensors saw `cell` change: light it TOUCH (written by flush_touched(), or by show())."""
+        if self._under[cell] == _NONE:
+            self._under[cell] = self._last[cell]
+        self._since[cell] = now
+        self._touched += 1
+
+    def flush_touched(self):
+        """Write the touched cells now, unless show() is under way (it will).  True if written."""
+        if self._busy or not self._touched:
+            return False
+        if self._paint_touched():
+            self.driver.flush()
+            self.writes += 1
+            return True
+        return False
+
+    def _paint_touched(self):
+        self._touched = 0
+        last = self._last
+        d = self.driver
+        changed = False
+        for c in range(self.cells):
+            if self._under[c] != _NONE and last[c] != TOUCH:
+                last[c] = TOUCH
+                for led in self.cell_leds[c]:
+                    d.paint(led, TOUCH)
+                changed = True
         return changed
 
     def light(self, leds, role, level=255):
@@ -113,7 +174,8 @@ class Strip:
         d.flush()
         self.writes += 1
         for c in range(self.cells):
-            self._last[c] = 0xFF
+            self._last[c] = _NONE
+            self._under[c] = _NONE
 
     def off(self):
         self.light((), OFF)

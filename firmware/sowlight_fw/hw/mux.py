@@ -47,6 +47,8 @@ class MuxOccupancy:
         self.empty = calibration(board, "empty", DEFAULT_EMPTY)
         self.covered = calibration(board, "covered", DEFAULT_COVERED)
         self.set_levels(board.threshold, board.hysteresis, jump)
+        self.busy = False           # the pins are being read (watch.py leaves them alone)
+        self.watched = False        # a timer samples the sensors (watch.py): read() takes its readings
         self.state = bytearray(self.cells)
         self.prev = [None] * self.cells
         self._on = [0] * self.cells
@@ -83,6 +85,8 @@ class MuxOccupancy:
                 self.high.append(math.floor(hi))
                 self.low.append(math.ceil(lo))
             self.jump.append(math.floor(abs(span) * jump))     # a change of more than this is a jump
+        # (watch.py) a move bigger than a jump is a touch; -1: a cell without a sensor
+        self.moved = [self.jump[c] if self.cell_sensors[c] is not None else -1 for c in range(self.cells)]
 
     def _channel(self, mux, channel):
         if mux != self._mux:
@@ -114,8 +118,10 @@ class MuxOccupancy:
 
     def read_raw(self, raw):
         """One reading (0..65535) per sensed cell; with an emitter pin, lit minus dark."""
+        self.busy = True
         if self.emitter is None:
             self._pass(raw)
+            self.busy = False
             return raw
         on = self._on
         self.emitter.value(1)
@@ -126,10 +132,22 @@ class MuxOccupancy:
             if self.cell_sensors[c] is not None:
                 v = on[c] - raw[c]
                 raw[c] = v if v > 0 else 0
+        self.busy = False
         return raw
 
+    def sample(self):
+        """The readings into self.raw (watch.py's tick); False while the scan reads the pins."""
+        if self.busy:
+            return False
+        self.read_raw(self.raw)
+        return True
+
     def read(self, values):
-        raw = self.read_raw(self.raw)
+        if self.watched:
+            raw = self.raw              # the watch's latest readings, a tick old at most
+            self.busy = True
+        else:
+            raw = self.read_raw(self.raw)
         for c in range(self.cells):
             if self.cell_sensors[c] is None:
                 values[c] = None
@@ -153,6 +171,7 @@ class MuxOccupancy:
                 elif r >= lo:
                     self.state[c] = 0
             values[c] = self.state[c]
+        self.busy = False
         return values
 
 

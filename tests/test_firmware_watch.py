@@ -1,0 +1,188 @@
+"""The sensors watched between scans (firmware/sowlight_fw/hw/watch.py) and the strip's touch
+(hw/leds.py): a cell whose reading moves is lit TOUCH on the strip at once, before the
+controller's answer, which replaces it; a touch with no answer fades after TOUCH_MS.
+
+The strip is the real one on the fake neopixel (its frames decoded back to roles), the sensors
+are the real adapters on the fake machine's pins and on the HX711 simulation; the timer is the
+one watch.start() asks `machine` for, fired by the test."""
+import json
+import sys
+import types
+from pathlib import Path
+from fakeload import load_fake
+
+import pytest
+
+from sowlight_fw import colours as C
+from sowlight_fw import config
+from sowlight_fw.hw import sensors, watch
+from sowlight_fw.hw.leds import NeoPixelDriver, Strip, TOUCH_MS, scaled_palette
+
+ROOT = Path(__file__).resolve().parent.parent
+GPIO_PINS = list(range(0, 6)) + list(range(17, 23)) + [26, 27]
+
+
+@pytest.fixture
+def fake_mp(monkeypatch):
+    monkeypatch.delitem(sys.modules, "machine", raising=False)
+    monkeypatch.delitem(sys.modules, "neopixel", raising=False)
+    machine = load_fake("machine", register=True)
+    load_fake("neopixel", register=True)
+    machine.world.reset()
+    yield machine
+    sys.modules.pop("machine", None)
+    sys.modules.pop("neopixel", None)
+
+
+class Timers:
+    """machine.Timer as watch.start() uses it: the periodic callbacks, fired by the test."""
+    PERIODIC = 1
+
+    def __init__(self):
+        self.made = []
+
+    def __call__(self, id=-1, mode=None, period=None, callback=None):
+        self.made.append((mode, period, callback))
+        return types.SimpleNamespace(callback=callback)
+
+
+def gpio_board():
+    r = json.loads((ROOT / "hardware" / "boards" / "2x6-stores.json").read_text())
+    r["sensors"] = {"kind": "gpio", "pits": GPIO_PINS[:12], "stores": GPIO_PINS[12:],
+                    "active_low": True, "pull": "up"}
+    return config.check(r)
+
+
+def shown(machine, b):
+    """The roles per cell in the strip's last frame, decoded from its bytes."""
+    pin, data = machine.world.bitstreams[-1]
+    table = {rgb: role for role, rgb in reversed(list(enumerate(scaled_palette(255, b.brightness_cap255))))}
+    out = []
+    for leds in b.cell_leds:
+        i = leds[0] * 3
+        g, r, bl = data[i:i + 3]
+        out.append(table[(r, g, bl)])
+    return out
+
+
+def test_a_changed_cell_shows_touch_at_once_until_the_controller_answers(fake_mp):
+    b = gpio_board()
+    strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
+    s = sensors.make(b, fake_mp)
+    timers = Timers()
+    w = watch.start(types.SimpleNamespace(Timer=timers), s, strip)
+    (mode, period, tick), = timers.made
+    assert mode == Timers.PERIODIC and period == watch.WATCH_MS
+    frame = bytearray(b.cells)
+    frame[4] = C.PLAYER              # pit 4 may be lifted
+    strip.show(frame, 255, 0)
+    values = [None] * b.cells
+    assert s.read(values) == [0] * b.cells        # the scan takes the watch's readings
+    tick()
+    writes = strip.writes
+    assert w.touches == 0 and strip.writes == writes        # nothing moved: nothing written
+
+    fake_mp.world.levels[GPIO_PINS[4]] = 0                  # seeds over pit 4's sensor
+    assert s.read(values)[4] == 0                           # the scan has not seen it: no tick yet
+    tick()
+    assert strip.writes == writes + 1                       # written by the tick itself
+    roles = shown(fake_mp, b)
+    assert roles[4] == C.TOUCH and roles.count(C.TOUCH) == 1
+    assert s.read(values)[4] == 1
+
+    strip.show(frame, 255, 100)                             # the controller has not answered yet
+    assert shown(fake_mp, b)[4] == C.TOUCH
+    frame[4] = C.DROP                                       # its answer
+    strip.show(frame, 255, 160)
+    assert shown(fake_mp, b)[4] == C.DROP
+
+
+def test_a_touch_with_no_answer_fades_and_sensorless_cells_are_never_touched(fake_mp):
+    b = gpio_board()
+    strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
+    s = sensors.make(b, fake_mp)
+    timers = Timers()
+    w = watch.start(types.SimpleNamespace(Timer=timers), s, strip)
+    tick = timers.made[0][2]
+    frame = bytearray(b.cells)
+    frame[2] = C.HINT
+    strip.show(frame, 255, 0)
+    fake_mp.world.levels[GPIO_PINS[2]] = 0                  # a hand passes over the hinted pit
+    fake_mp.world.levels[GPIO_PINS[12]] = 0                 # and over a store
+    assert tick() == 2
+    t = watch.ticks_ms()
+    assert [r for r in shown(fake_mp, b)] .count(C.TOUCH) == 2
+    strip.show(frame, 255, t + TOUCH_MS - 1)
+    assert shown(fake_mp, b)[2] == C.TOUCH
+    strip.show(frame, 255, t + TOUCH_MS)
+    assert shown(fake_mp, b)[2] == C.HINT and C.TOUCH not in shown(fake_mp, b)
+    assert tick() == 0                                      # still there: not a new change
+    fake_mp.world.levels[GPIO_PINS[2]] = 1                  # gone again
+    assert tick() == 1 and w.touches == 3
+
+
+def test_a_tick_leaves_the_pins_to_a_scan_reading_them(fake_mp):
+    b = gpio_board()
+    strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
+    s = sensors.make(b, fake_mp)
+    timers = Timers()
+    watch.start(types.SimpleNamespace(Timer=timers), s, strip)
+    tick = timers.made[0][2]
+    fake_mp.world.levels[GPIO_PINS[0]] = 0
+    s.busy = True                                           # the tick came between two bytecodes of a read
+    assert tick() == 0 and s.raw[0] == 1
+    s.busy = False
+    assert tick() == 1 and s.raw[0] == 0
+
+
+def test_a_touch_that_comes_while_a_frame_is_painted_is_written_with_it(fake_mp):
+    b = gpio_board()
+    driver = NeoPixelDriver(b.led_pin, b.led_count, b.led_order)
+    strip = Strip(b, driver)
+    frame = bytearray(b.cells)
+    frame[7] = C.PLAYER + 1
+    strip.show(frame, 255, 0)
+    paint = driver.paint
+    ticks = []
+
+    def paint_then_tick(led, role):
+        # The timer's callback comes between two bytecodes of show(), after its first paint.
+        paint(led, role)
+        if not ticks:
+            strip.touch(7, 5)
+            ticks.append(strip.flush_touched())
+    driver.paint = paint_then_tick
+    writes = strip.writes
+    frame[9] = C.HINT                                       # painted after cell 7 was passed over
+    strip.show(frame, 255, 10)
+    assert ticks == [False]                                 # not written by the tick: show() was under way
+    assert strip.writes == writes + 1                       # one write, with both in it
+    roles = shown(fake_mp, b)
+    assert roles[7] == C.TOUCH and roles[9] == C.HINT
+
+
+def test_hx711_cells_are_touched_by_half_a_seed_in_a_new_conversion(fake_mp):
+    sim_mod = load_fake("hx711sim")
+    r = json.loads((ROOT / "hardware" / "examples" / "2x6-stores-hx711.json").read_text())
+    r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
+    b = config.check(r)
+    sim = sim_mod.HX711s(b.hx711_sck, list(b.cell_sensors), fake_mp)
+    strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
+    s = sensors.make(b, fake_mp)
+    readings = [1000 + 500 * 4] * 14
+    sim.convert(readings)
+    timers = Timers()
+    watch.start(types.SimpleNamespace(Timer=timers), s, strip)
+    tick = timers.made[0][2]
+    values = [None] * b.cells
+    assert s.read(values)[3] == 4
+    assert s.read(values) is None                           # no conversion since: the scan waits
+    strip.show(bytearray(b.cells), 255, 0)
+    assert tick() == 0                                      # no conversion ready
+    readings[3] += 200                                      # less than half a seed: a seed rolling
+    sim.convert(readings)
+    assert tick() == 0
+    readings[3] -= 500 + 200                                # a seed lifted out
+    sim.convert(readings)
+    assert tick() == 1 and shown(fake_mp, b)[3] == C.TOUCH
+    assert s.read(values)[3] == 3
