@@ -345,10 +345,9 @@ def tick(k):
 
 
 # JavaScript calls tick() until it returns False, each call from the event loop.
-loop = js.eval("(f) => new Promise((done) => { let k = 0; const next = () => { if (f(k)) { k++; setImmediate(next); }"
-               " else { done(k); } }; setImmediate(next); })")
+""" + mpvm.EACH_CALL + """
 gc.collect()
-await loop(tick)
+await each_call(tick)
 c = a.controller
 print(json.dumps(dict(figures, peaks=peaks, scans=at[0], state=c.state,
                       moves=len(c.game.moves_played()) if c.game is not None else 0,
