@@ -301,6 +301,18 @@ def _calibrate_guided(lk, hello, where, args, read=input):
             say("")
             return False
 
+    def measure(text, step, name):
+        """Wait for the user (`text`), then read every cell for `step`: the readings, or None when cancelled."""
+        if not wait(text):
+            lk.request("calibrate", {"step": "cancel"})
+            say("calibration cancelled")
+            return None
+        readings = lk.request("calibrate", {"step": step})["readings"]
+        say("%s: read" % name)
+        for line in _readings(hello, readings):
+            say(line)
+        return readings
+
     # Seeds taken off a board with a game in play would be taken for moves: the menu first (the
     # game waits there), and back to it at the end.
     state = lk.request("get_state")
@@ -316,26 +328,17 @@ def _calibrate_guided(lk, hello, where, args, read=input):
                 if k:
                     lk.request("sim", {"act": "remove", "cell": c})
             say("virtual board: every seed taken off (they go back at the end)")
-        if not wait("Take every seed off the board"):
-            lk.request("calibrate", {"step": "cancel"})
-            say("calibration cancelled")
+        empty = measure("Take every seed off the board", "empty", "empty")
+        if empty is None:
             return 1
-        empty = lk.request("calibrate", {"step": "empty"})["readings"]
-        say("empty: read")
-        for line in _readings(hello, empty):
-            say(line)
         if virtual:
             for c in range(len(empty)):
                 lk.request("sim", {"act": "add", "cell": c, "n": per_cell})
             say("virtual board: %d seed%s put in every cell" % (per_cell, "" if per_cell == 1 else "s"))
-        if not wait("Put %s in every pit and store" % ("%d seeds" % per_cell if load_cells else "seeds")):
-            lk.request("calibrate", {"step": "cancel"})
-            say("calibration cancelled")
+        full = measure("Put %s in every pit and store" % ("%d seeds" % per_cell if load_cells else "seeds"), "full",
+                       "covered")
+        if full is None:
             return 1
-        full = lk.request("calibrate", {"step": "full"})["readings"]
-        say("covered: read")
-        for line in _readings(hello, full):
-            say(line)
         weak = _weak_cells(empty, full, load_cells, per_cell)
         for c, span in weak:
             say("  %s: empty and covered differ by only %d: check its sensor (it may not tell seeds from none)"
