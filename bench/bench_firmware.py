@@ -299,10 +299,9 @@ def batch(k):
 
 next_run()
 # JavaScript calls batch() until it returns False, each call from its event loop.
-loop = js.eval("(f) => new Promise((done) => { let k = 0; const next = () => { if (f(k)) { k++; setImmediate(next); }"
-               " else { done(k); } }; setImmediate(next); })")
+""" + mpvm.EACH_CALL + """
 gc.collect()
-await loop(batch)
+await each_call(batch)
 tout.close()
 aout.close()
 times = array("f", open("/data/times.bin", "rb").read())

@@ -20,7 +20,7 @@ The game: the simulated hands of the tests (tests/micropython/fakes/hands.py)
 play Oware through the whole app on CPython, on its real adapters; what the
 board saw (the seeds over its sensors at every scan, the buttons pressed) is
 recorded, then replayed on the VM scan by scan into the app's own sensor
-adapter (a simulated multiplexer and ADC), with a host on the link: hello,
+adapter (through the tests' simulated multiplexer, tests/micropython/fakes/wiring.py), with a host on the link: hello,
 a ping every few seconds, and after the game a sync (journal_list,
 journal_get, journal_ack), as `sowlight sync` makes it.
 
@@ -113,39 +113,6 @@ del _place
 """
 
 
-# ----- the simulated multiplexer: one TCRT5000 per cell, the same on CPython and on the VM ---------
-
-WORLD = """
-def make_world(machine, sel, emitter, cell_of, occupied):
-    # What the ADC reads for the channel the select pins name: emitters on, a covered sensor
-    # reads high; emitters off, room light only (the app reads lit minus dark).  cell_of: the
-    # cell each channel of the one multiplexer reads, -1 for none.
-    out = machine.world.outputs
-
-    def analog(pin):
-        if not out.get(emitter, 0):
-            return 6000
-        ch = out.get(sel[0], 0) | (out.get(sel[1], 0) << 1) | (out.get(sel[2], 0) << 2) | (out.get(sel[3], 0) << 3)
-        c = cell_of[ch]
-        if c < 0:
-            return 6000
-        return 34000 if occupied(c) else 8500
-    machine.world.analog = analog
-"""
-
-
-def world_of(board):
-    """make_world's arguments for a board with one multiplexer: select pins, emitter pin, cell per channel."""
-    if len(board.mux_list) != 1:
-        raise SystemExit("the bench simulates one multiplexer; %s has %d" % (PRESET, len(board.mux_list)))
-    cell_of = [-1] * 16
-    for c in range(board.cells):
-        s = board.cell_sensors[c]
-        if s is not None:
-            cell_of[s[1]] = c
-    return list(board.mux_select), board.emitter_pin, cell_of
-
-
 # ----- recording the game on CPython ------------------------------------------------------------------
 
 def record(preset=PRESET, variant=VARIANT, seed=SEED):
@@ -159,6 +126,7 @@ def record(preset=PRESET, variant=VARIANT, seed=SEED):
         sys.path.insert(0, str(FAKES))   # the fake `machine` and `neopixel`, the hands (not for importers)
     import hands
     import machine
+    import wiring
     from sowlight_fw import config
     from sowlight_fw.link import codec
     from sowlight_fw.app import App
@@ -167,9 +135,7 @@ def record(preset=PRESET, variant=VARIANT, seed=SEED):
     machine.world.reset()
     board = config.check(json.loads((ROOT / "hardware" / preset).read_text()))
     seeds = hands.Seeds(board.cells)
-    ns = {}
-    exec(WORLD, ns)
-    ns["make_world"](machine, *world_of(board), occupied=lambda c: seeds.counts[c] > 0)
+    wiring.wire(board, machine).occupied = lambda c: seeds.counts[c] > 0
     app = App(board, machine, storage=MemoryStorage())
     c = app.boot(0)
     events = []
@@ -223,17 +189,18 @@ def record(preset=PRESET, variant=VARIANT, seed=SEED):
     while scans[0] < k + 10:
         h.wait(SCAN_MS)
     summary = {"moves": moves, "records": app.journal.games[1].records, "scans": scans[0],
-               "game_scans": game_scans, "presses": h.presses, "world": world_of(board)}
+               "game_scans": game_scans, "presses": h.presses, "world": wiring.mux_wiring(board)}
     return "".join(events), [[k, f.decode()] for k, f in frames], summary
 
 
 # ----- the replay on the VM ------------------------------------------------------------------------------
 
-REPLAY = WORLD + """
+REPLAY = """
 import gc, json, sys
 import js
 import machine
 import neopixel            # micropython-lib's: frozen into a stock Pico firmware, not on the heap
+import wiring
 machine.bitstream = lambda pin, encoding, timing, buf: None   # the fake keeps every write: not here
 
 events = open("/data/events.txt")
@@ -263,8 +230,8 @@ class Host:
 
 
 host = Host(script)
-mask = [0]
-make_world(machine, %(sel)r, %(emitter)r, %(cell_of)r, lambda c: (mask[0] >> c) & 1)
+mask = [0]                 # a bit per cell that holds seeds, at the scan being replayed
+wiring.Muxes(machine, %(select)r, %(muxes)r, %(emitter)r, %(cells)r).occupied = lambda c: (mask[0] >> c) & 1
 peaks = {}
 figures = {}
 no_wait = lambda us: None
@@ -378,10 +345,9 @@ def tick(k):
 
 
 # JavaScript calls tick() until it returns False, each call from the event loop.
-loop = js.eval("(f) => new Promise((done) => { let k = 0; const next = () => { if (f(k)) { k++; setImmediate(next); }"
-               " else { done(k); } }; setImmediate(next); })")
+""" + mpvm.EACH_CALL + """
 gc.collect()
-await loop(tick)
+await each_call(tick)
 c = a.controller
 print(json.dumps(dict(figures, peaks=peaks, scans=at[0], state=c.state,
                       moves=len(c.game.moves_played()) if c.game is not None else 0,
@@ -432,9 +398,9 @@ def vm_mounts(firmware, mpy_dir, data=None):
 
 def prelude(setup, summary):
     """The VM code before the loop: `setup`, the replay's data, the simulated parts, boot()."""
-    sel, emitter, cell_of = summary["world"]
-    return setup + REPLAY % {"game_scans": summary["game_scans"], "sel": sel, "emitter": emitter, "cell_of": cell_of,
-                             "preset": "/" + PRESET}
+    select, muxes, emitter, cells = summary["world"]
+    return setup + REPLAY % {"game_scans": summary["game_scans"], "select": select, "muxes": muxes, "emitter": emitter,
+                             "cells": cells, "preset": "/" + PRESET}
 
 
 def boot_modules(vm, mounts, code):

@@ -75,6 +75,15 @@ WASM_ONLY_MODULES = (
 WASM_EXTENDED_MODULES = ("binascii", "collections", "io", "os", "time")
 
 DEFAULT_TIMEOUT = 30.0
+
+# VM code (it needs `import js`; run with top-level await): `await each_call(f)` calls f(0), f(1),
+# ... each from JavaScript's event loop, until one returns False.  This VM collects its heap only
+# when a call from JavaScript returns, never inside Python: a long run split into such calls gives
+# the collector its chance between them, as a board's loop does.
+EACH_CALL = """
+each_call = js.eval("(f) => new Promise((done) => { let k = 0; const next = () => { if (f(k)) { k++; setImmediate(next); }"
+                    " else { done(k); } }; setImmediate(next); })")
+"""
 _START_TIMEOUT = 30.0
 
 

@@ -316,20 +316,28 @@ def test_undo_of_a_move_that_left_too_few_seeds_keeps_the_repetition_counts(vari
     # The game ends before the position is counted for the repetition rule; taking the move
     # back must not take back the count of the position before it (which it did: that position
     # could then come round again without ending the game, and a search's push/pop drifted).
-    ended = 0
+    # So the game plays on as the same moves played afresh do: with few seeds left, positions
+    # soon come round again, and the random playouts below end by repetition.
+    ended = repeated = 0
     for seed in range(30):
         rnd = random.Random(seed)
         g = mancala.Game(variant)
         while not g.is_over() and g.ply < 300:
-            seen, key = dict(g._seen), g._key
             g.push(rnd.choice(g.legal_moves())) if seed % 2 else g.play(rnd.choice(g.legal_moves()))
             if g.is_over() and g.outcome().reason == g.few_seeds_reason:
                 g.undo()
-                assert (dict(g._seen), g._key) == (seen, key), (variant, seed)
                 assert not g.is_over()
+                afresh = mancala.Game(variant)
+                for m in g.moves_played():
+                    afresh.play(m)
+                for k in range(10):
+                    played, again = [], []
+                    outcome = g.playout(random.Random(k), 200, played)
+                    assert outcome == afresh.playout(random.Random(k), 200, again) and played == again, (variant, seed, k)
+                    repeated += outcome is not None and outcome.reason == "repetition"
                 ended += 1
                 break
-    assert ended >= 5
+    assert ended >= 5 and repeated >= 10
 
 
 def test_undo_after_the_end_and_after_a_capture():

@@ -27,46 +27,24 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def fake(monkeypatch):
     """Fresh fake machine/neopixel modules (importable by name), and the app module using them."""
-    for name in ("machine", "neopixel", "hx711sim", "hands"):
+    for name in ("machine", "neopixel", "wiring", "hands"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     machine = load_fake("machine", register=True)
     load_fake("neopixel", register=True)
     ns = type("Fakes", (), {})()
     ns.machine = machine
     ns.hands = load_fake("hands", register=True)
-    ns.hx = load_fake("hx711sim", register=True)
+    ns.wiring = load_fake("wiring", register=True)
     from sowlight_fw import app
     ns.app = app
     yield ns
-    for name in ("machine", "neopixel", "hx711sim", "hands"):
+    for name in ("machine", "neopixel", "wiring", "hands"):
         sys.modules.pop(name, None)
 
 
 def raw_config(name):
     sub = "examples" if "hx711" in name else "boards"
     return json.loads((ROOT / "hardware" / sub / (name + ".json")).read_text())
-
-
-class MuxWorld:
-    """The reference board's multiplexed sensors, reading the simulated seeds."""
-
-    def __init__(self, machine, board, seeds):
-        self.m, self.b, self.seeds = machine, board, seeds
-        self.dead = set()
-        self.by_channel = {tuple(s): c for c, s in enumerate(board.cell_sensors) if s is not None}
-        machine.world.analog = self.read
-
-    def read(self, pin):
-        out = self.m.world.outputs
-        ch = sum(out.get(p, 0) << i for i, p in enumerate(self.b.mux_select))
-        cell = self.by_channel.get((0, ch))
-        if cell in self.dead:
-            return 0
-        lit = out.get(self.b.emitter_pin, 0)
-        ambient = 6000
-        if cell is None or not lit:
-            return ambient
-        return ambient + (28000 if self.seeds.counts[cell] else 2500)
 
 
 class FakeLink:
@@ -109,17 +87,17 @@ def make_app(fake, name="2x6-stores", storage=None, link=None, tmp_path=None, ra
         (tmp_path / "board.json").write_text(json.dumps(raw or raw_config(name)))
     a = fake.app.App(b, fake.machine, storage=storage or MemoryStorage(),
                      link=BoardLink(link) if link is not None else None, config_path=path)
+    a.sim = fake.wiring.wire(b, fake.machine)
     if b.sensor_kind == "hx711":
-        sim = fake.hx.HX711s(b.hx711_sck, list(b.cell_sensors), fake.machine)
         step = a.step
 
         def scan(now):
-            sim.convert([1000 + 400 * k for k in seeds.counts])   # the default calibration: 400 per seed
+            a.sim.convert([1000 + 400 * k for k in seeds.counts])   # the default calibration: 400 per seed
             step(now)
         a.scan = scan
         a.sensors.offset = [1000] * b.cells
     else:
-        a.world = MuxWorld(fake.machine, b, seeds)
+        a.sim.occupied = lambda cell: seeds.counts[cell] > 0
         a.scan = a.step
     a.seeds = seeds
     return a
@@ -299,7 +277,7 @@ def test_a_full_journal_stops_nothing_and_catches_up_after_the_laptop_syncs(fake
 def test_self_test_lights_every_led_and_reports_a_dead_sensor(fake):
     a = make_app(fake)
     a.boot(0)
-    a.world.dead.add(4)
+    a.sim.dead = (4,)
     n = len(fake.machine.world.bitstreams)
     report = a.self_test(led_ms=0)["report"]
     sweeps = fake.machine.world.bitstreams[n:n + 14]
@@ -401,11 +379,9 @@ def test_load_cells_are_tared_and_weighed_per_seed(fake, tmp_path):
     a.boot(0)
     link.host("hello", codec.hello(codec.HOST, "test 0"))
     a.scan(10)
-    sim = fake.hx.HX711s(a.board.hx711_sck, list(a.board.cell_sensors), fake.machine)
-    fake.machine.world.watchers = [w for w in fake.machine.world.watchers if w == sim._edge]
 
     def converting(buf, _orig=a.sensors.read_raw):
-        sim.convert([5000 + 730 * k for k in a.seeds.counts])
+        a.sim.convert([5000 + 730 * k for k in a.seeds.counts])
         return _orig(buf)
     a.sensors.read_raw = converting
     assert a.calibrate("empty")["readings"][0] == 5000

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_heap  # noqa: E402
+import mpvm  # noqa: E402
 
 PRESET = "/" + bench_heap.PRESET
 
@@ -40,10 +41,9 @@ def _tick(k):
     return True
 
 
-_loop = js.eval("(f) => new Promise((done) => { let k = 0; const next = () => { if (f(k)) { k++; setImmediate(next); }"
-                " else { done(k); } }; setImmediate(next); })")
+""" + mpvm.EACH_CALL + """
 gc.collect()
-await _loop(_tick)
+await each_call(_tick)
 print(json.dumps(_live))
 """
 

@@ -24,37 +24,21 @@ def raw(name):
     return json.loads((ROOT / "hardware" / sub / (name + ".json")).read_text())
 
 
-class MuxWorld:
-    """The analog side of the reference board: what each channel's sensor gives, emitters on or off."""
-
-    def __init__(self, machine, b):
-        self.m = machine
-        self.b = b
-        self.reflect = {}      # (mux, channel) -> reading with the emitter on, above ambient
-        self.ambient = 5000    # room light, seen with the emitter on and off
-        self.reads = []
-        machine.world.analog = self.read
-
-    def channel(self):
-        out = self.m.world.outputs
-        return sum(out.get(p, 0) << i for i, p in enumerate(self.b.mux_select))
-
-    def read(self, pin):
-        mux = 0
-        for i, (adc, en) in enumerate(self.b.mux_list):
-            if adc == pin and (en is None or self.m.world.outputs.get(en, 1) == 0):
-                mux = i
-        ch = self.channel()
-        self.reads.append((mux, ch))
-        emitter = self.b.emitter_pin is None or self.m.world.outputs.get(self.b.emitter_pin, 0)
-        return self.ambient + (self.reflect.get((mux, ch), 2000) if emitter else 0)
+def mux_world(machine, b):
+    """The board's multiplexers (tests/micropython/fakes/wiring.py) in a room lit at 5000, every
+    sensor adding 2000 with the emitters on, every reading logged."""
+    world = load_fake("wiring").wire(b, machine)
+    world.ambient = 5000
+    world.reflection = [2000] * b.cells
+    world.reads = []
+    return world
 
 
 def test_mux_sensors_select_each_channel_and_cancel_room_light(machine):
     b = config.check(raw("2x6-stores"))
-    world = MuxWorld(machine, b)
+    world = mux_world(machine, b)
     s = sensors.make(b, machine)
-    world.reflect[(0, 3)] = 30000            # seeds over pit 3's sensor
+    world.reflection[3] = 30000              # seeds over pit 3's sensor
     world.ambient = 20000                    # bright room: cancelled by lit-minus-dark
     values = [0] * b.cells
     s.read(values)
@@ -68,14 +52,14 @@ def test_mux_thresholds_have_hysteresis_and_a_jump_is_unsure(machine):
     r = raw("2x6-stores")
     r["calibration"] = {"empty": [2000] * 14, "covered": [30000] * 14}
     b = config.check(r)
-    world = MuxWorld(machine, b)
+    world = mux_world(machine, b)
     s = sensors.make(b, machine)
     values = [0] * b.cells
     # threshold 0.5, hysteresis 0.1: occupied from 18800, empty again below 13200
     steps = [2000, 12000, 16000, 18000, 17000, 19000, 19000, 15000, 14000, 13000, 13000]
     seen = []
     for v in steps:
-        world.reflect[(0, 0)] = v
+        world.reflection[0] = v
         s.read(values)
         seen.append(values[0])
     assert seen == [0, -1, 0, 0, 0, 1, 1, 1, 1, 0, 0]
@@ -86,12 +70,12 @@ def test_a_light_sensor_that_reads_lower_when_covered_works_too(machine):
     r["calibration"] = {"empty": [40000] * 14, "covered": [8000] * 14}
     del r["sensors"]["emitter_pin"]
     b = config.check(r)
-    world = MuxWorld(machine, b)
+    world = mux_world(machine, b)
     world.ambient = 0
     s = sensors.make(b, machine)
     values = [0] * b.cells
     for v, want in ((40000, 0), (30000, 0), (16000, 1), (26000, 1), (28000, 0)):
-        world.reflect[(0, 5)] = v
+        world.reflection[5] = v
         s.read(values)
         s.read(values)          # twice: a jump is unsure for one scan
         assert values[5] == want, v
@@ -100,22 +84,19 @@ def test_a_light_sensor_that_reads_lower_when_covered_works_too(machine):
 def test_several_muxes_on_one_adc_take_turns_with_their_enable_pins(machine):
     b = config.check(raw("4x8"))
     assert len(b.mux_list) >= 2
-    world = MuxWorld(machine, b)
+    world = mux_world(machine, b)
     s = sensors.make(b, machine)
-    target = b.cell_sensors[20]
-    world.reflect[tuple(target)] = 40000
+    world.reflection[20] = 40000
     values = [0] * b.cells
     s.read(values)
     assert [c for c in range(b.cells) if values[c] == 1] == [20]
 
 
 def test_hx711_bank_reads_every_cell_in_one_clock_train(machine):
-    sim_mod = load_fake("hx711sim")
     r = raw("2x6-stores-hx711")
     r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
     b = config.check(r)
-    douts = list(b.cell_sensors)
-    sim = sim_mod.HX711s(b.hx711_sck, douts, machine)
+    sim = load_fake("wiring").wire(b, machine)
     s = sensors.make(b, machine)
     values = [None] * b.cells
     assert s.read(values) is None                         # not ready: nothing read
@@ -137,11 +118,10 @@ def test_hx711_bank_reads_every_cell_in_one_clock_train(machine):
 
 
 def test_hx711_gain_64_sends_three_extra_pulses(machine):
-    sim_mod = load_fake("hx711sim")
     r = raw("2x6-stores-hx711")
     r["sensors"]["gain"] = 64
     b = config.check(r)
-    sim = sim_mod.HX711s(b.hx711_sck, list(b.cell_sensors), machine)
+    sim = load_fake("wiring").wire(b, machine)
     s = sensors.make(b, machine)
     sim.convert([0] * 14)
     s.read([None] * 14)

@@ -3,7 +3,7 @@ the controller's scenarios, the journal's power cuts, the adapters and the app.
 
 The VM holds the project as a board would (firmware/ at /, rules/ in /lib) plus
 tests/micropython/fakes in /lib: fake `machine` and `neopixel` modules, the
-simulated hands and HX711s.  Games played here are compared move for move with
+simulated hands and sensor wiring.  Games played here are compared move for move with
 the same games on CPython.
 """
 import json
@@ -190,7 +190,7 @@ from sowlight_fw.hw import sensors
 from sowlight_fw import colours as C
 from sowlight_fw.hw.leds import Strip, NeoPixelDriver
 from sowlight_fw.hw.buttons import ButtonLogic
-import hx711sim
+import wiring
 
 raw = json.load(open("/boards/2x6-stores.json"))
 raw["calibration"] = {"empty": [2000] * 14, "covered": [30000] * 14}
@@ -202,12 +202,9 @@ strip.show(frame, 255)
 first = machine.world.bitstreams[-1][1][:3]
 again = strip.show(frame, 255)
 
-def analog(pin):
-    out = machine.world.outputs
-    ch = sum(out.get(p, 0) << i for i, p in enumerate(b.mux_select))
-    lit = out.get(b.emitter_pin, 0)
-    return 7000 + ((31000 if ch == 3 else 1500) if lit else 0)
-machine.world.analog = analog
+room = wiring.wire(b, machine)
+room.ambient = 7000
+room.reflection = [31000 if c == 3 else 1500 for c in range(14)]
 mux = sensors.make(b, machine)
 values = [0] * 14
 mux.read(values)
@@ -216,7 +213,7 @@ mux.read(values)
 rh = json.load(open("/examples/2x6-stores-hx711.json"))
 rh["calibration"] = {"offset": [100] * 14, "counts_per_seed": [500] * 14}
 bh = config.check(rh)
-sim = hx711sim.HX711s(bh.hx711_sck, list(bh.cell_sensors), machine)
+sim = wiring.wire(bh, machine)
 hx = sensors.make(bh, machine)
 sim.convert([100 + 500 * (i % 5) for i in range(14)])
 counts = [0] * 14

@@ -1,10 +1,9 @@
 """hardware/bringup.py against a simulated board: the right channel for every
 cell, room light cancelled, HX711s shifted out together, calibration printed.
 
-The wiring a config describes (multiplexers, IR emitter switch, HX711 shift
-registers) is simulated below, behind the fake `machine` of
-tests/micropython/fakes (buttons and gpio sensors are its input levels). It
-is plain MicroPython-compatible code, so the same simulation runs on the VM.
+The wiring a config describes (multiplexers, IR emitter switch, HX711s) is
+tests/micropython/fakes/wiring.py, behind the fake `machine` there (buttons
+and gpio sensors are its input levels); the same simulation runs on the VM.
 """
 import importlib.util
 import json
@@ -24,114 +23,6 @@ HARDWARE = ROOT / "hardware"
 REFERENCE = HARDWARE / "boards" / "2x6-stores.json"
 HX711 = HARDWARE / "examples" / "2x6-stores-hx711.json"
 
-WIRING = '''
-# The wiring a board config describes (multiplexers, the IR emitter switch, HX711 shift
-# registers), simulated behind the fake `machine` of tests/micropython/fakes: its ADC reads
-# sim.adc, its HX711 DOUT pins read sim.dout, every pin write is seen by sim.edge.
-import machine
-
-
-class Wiring:
-    def __init__(self):
-        self.select = ()
-        self.muxes = {}        # adc pin -> [(enable pin or None, {channel: cell})]
-        self.emitter = None
-        self.reflection = {}   # cell -> what its phototransistor adds when lit
-        self.ambient = 9000
-        self.last_key = None
-        self.last_value = 0
-        self.sck = None
-        self.hx = {}           # dout pin -> [24-bit value, clock pulses this cycle]
-        self.cycles = []       # pulses of each finished HX711 read cycle
-        self.stuck = ()        # dout pins that never become ready
-
-    def edge(self, pin, v):
-        if pin == self.sck and v:
-            for state in self.hx.values():
-                state[1] += 1
-
-    def dout(self, pin):
-        if pin in self.stuck:
-            return 1
-        state = self.hx[pin]
-        pulses = state[1]
-        if pulses == 0:
-            return 0                                  # a conversion is ready
-        if pulses <= 24:
-            return (state[0] >> (24 - pulses)) & 1    # MSB first, one bit per rising edge
-        self.cycles.append(pulses)
-        state[1] = 0
-        return 1                                      # converting again
-
-    def adc(self, pin):
-        out = machine.world.outputs
-        channel = 0
-        for bit in range(4):
-            channel |= out.get(self.select[bit], 0) << bit
-        lit = 1 if self.emitter is None else out.get(self.emitter, 0)
-        cell = None
-        driving = 0
-        for enable, channels in self.muxes[pin]:
-            if enable is None or out.get(enable, 1) == 0:
-                driving += 1
-                cell = channels.get(channel)
-        if driving != 1:
-            return 65535                                  # outputs fighting, or nothing connected
-        value = self.ambient + (self.reflection.get(cell, 0) if lit else 0)
-        key = (pin, channel, lit, cell)
-        stale = self.last_value
-        self.last_value = value
-        if key != self.last_key:
-            self.last_key = key
-            return stale                                  # the first conversion after a switch is stale
-        return value
-
-
-sim = Wiring()
-
-
-def _reads(pin):
-    return lambda: sim.dout(pin)
-
-
-def wire(board):
-    """Simulate the wiring the config describes (machine.world and sim start afresh)."""
-    world = machine.world
-    world.reset()
-    sim.__init__()
-    world.watchers.append(sim.edge)
-    world.analog = sim.adc
-    if board.sensor_kind == "occupancy-mux":
-        sim.select = board.mux_select
-        sim.emitter = board.emitter_pin
-        for m in range(len(board.mux_list)):
-            adc, enable = board.mux_list[m]
-            channels = {}
-            for cell in range(board.cells):
-                sensor = board.cell_sensors[cell]
-                if sensor is not None and sensor[0] == m:
-                    channels[sensor[1]] = cell
-            sim.muxes.setdefault(adc, []).append((enable, channels))
-    elif board.sensor_kind == "hx711":
-        sim.sck = board.hx711_sck
-        for cell in range(board.cells):
-            dout = board.cell_sensors[cell]
-            if dout is not None:
-                sim.hx[dout] = [0, 0]
-                world.inputs[dout] = _reads(dout)
-
-
-def set_weight(board, cell, counts):
-    sim.hx[board.cell_sensors[cell]][0] = counts & 0xFFFFFF
-'''
-
-
-def _module(name, source):
-    module = types.ModuleType(name)
-    exec(compile(source, name, "exec"), module.__dict__)
-    return module
-
-
 def _bringup():
     spec = importlib.util.spec_from_file_location("bringup", HARDWARE / "bringup.py")
     module = importlib.util.module_from_spec(spec)
@@ -144,7 +35,7 @@ bringup = _bringup()
 
 @pytest.fixture
 def machine(monkeypatch):
-    """The fake `machine` (importable by name: the wiring imports it)."""
+    """The fake `machine` (importable by name: bringup.py imports it)."""
     monkeypatch.delitem(sys.modules, "machine", raising=False)
     fake = load_fake("machine", register=True)
     yield fake
@@ -152,63 +43,71 @@ def machine(monkeypatch):
 
 
 @pytest.fixture
-def wiring(machine):
-    return _module("wiring", WIRING)
+def wire(machine):
+    """wire(board): the simulated sensors of `board` (tests/micropython/fakes/wiring.py), a room
+    lit at 9000, each multiplexer's first conversion after a switch stale."""
+    wiring = load_fake("wiring")
+
+    def wire(board):
+        sim = wiring.wire(board, machine)
+        if board.sensor_kind == "occupancy-mux":
+            sim.ambient = 9000
+            sim.stale = True
+        return sim
+    return wire
 
 
-def _distinct_reflections(wiring, board):
-    for cell in range(board.cells):
-        wiring.sim.reflection[cell] = 1000 + 977 * cell
-    return [1000 + 977 * cell for cell in range(board.cells)]
+def _distinct_reflections(sim, board):
+    sim.reflection = [1000 + 977 * cell for cell in range(board.cells)]
+    return list(sim.reflection)
 
 
-def test_every_cell_reads_its_own_channel_with_room_light_cancelled(machine, wiring):
+def test_every_cell_reads_its_own_channel_with_room_light_cancelled(machine, wire):
     board = device.load(str(REFERENCE))
-    wiring.wire(board)
-    expected = _distinct_reflections(wiring, board)
+    sim = wire(board)
+    expected = _distinct_reflections(sim, board)
     sensors = bringup.Sensors(board, machine)
     assert sensors.read_all() == expected
-    wiring.sim.ambient = 30000  # a desk lamp: the readings do not move
+    sim.ambient = 30000  # a desk lamp: the readings do not move
     assert sensors.read_all() == expected
     assert machine.world.outputs[board.emitter_pin] == 0  # emitters left off between scans
 
 
-def test_without_an_emitter_switch_readings_include_room_light(machine, wiring):
+def test_without_an_emitter_switch_readings_include_room_light(machine, wire):
     config = json.loads(REFERENCE.read_text())
     del config["sensors"]["emitter_pin"]
     board = device.check(config)
-    wiring.wire(board)
-    expected = _distinct_reflections(wiring, board)
+    expected = _distinct_reflections(wire(board), board)
     assert bringup.Sensors(board, machine).read_all() == [9000 + v for v in expected]
 
 
-def test_multiplexers_sharing_an_adc_pin_are_enabled_one_at_a_time(machine, wiring):
+def test_multiplexers_sharing_an_adc_pin_are_enabled_one_at_a_time(machine, wire):
     config = json.loads((HARDWARE / "boards" / "2x10.json").read_text())
     config["sensors"]["muxes"] = [{"adc": 26, "enable": 7}, {"adc": 26, "enable": 8}]
     board = device.check(config)
-    wiring.wire(board)
-    expected = _distinct_reflections(wiring, board)
+    expected = _distinct_reflections(wire(board), board)
     assert bringup.Sensors(board, machine).read_all() == expected
 
 
-def test_hx711s_are_read_together_with_interrupts_off(machine, wiring):
+def test_hx711s_are_read_together_with_interrupts_off(machine, wire, monkeypatch):
     board = device.load(str(HX711))
-    wiring.wire(board)
+    sim = wire(board)
     weights = [(-1) ** cell * (5000 + 1234 * cell) for cell in range(board.cells)]
-    for cell, counts in enumerate(weights):
-        wiring.set_weight(board, cell, counts)
+    sim.convert(weights)
     sensors = bringup.Sensors(board, machine)
     assert sensors.read_all() == weights
-    assert sensors.read_all() == weights  # the next cycle too (after the HX711s report "converting")
-    # A cycle is counted when the HX711 is next asked whether it is ready: the first read's cycles.
-    assert wiring.sim.cycles == [25] * board.cells  # 24 bits + 1 pulse: channel A, gain 128 next
+    assert sim.pulses_last == 25  # 24 bits + 1 pulse: channel A, gain 128 next
+    # The HX711s report "converting" (DOUT high) after a read: the next read waits for the next conversion.
+    monkeypatch.setattr(bringup, "sleep_ms", lambda ms: sim.convert(weights))
+    assert sensors.read_all() == weights
     assert machine.world.irq_off == 0
 
 
-def test_an_hx711_that_never_answers_is_named(machine, wiring, monkeypatch):
+def test_an_hx711_that_never_answers_is_named(machine, wire, monkeypatch):
     board = device.load(str(HX711))
-    wiring.wire(board)
-    wiring.sim.stuck = (board.cell_sensors[4],)
+    sim = wire(board)
+    sim.stuck = (board.cell_sensors[4],)
+    sim.convert([0] * board.cells)
     clock = [0]         # the board's milliseconds, passing only as it waits
     monkeypatch.setattr(bringup, "ticks_ms", lambda: clock[0])
     monkeypatch.setattr(bringup, "sleep_ms", lambda ms: clock.__setitem__(0, clock[0] + ms))
@@ -217,20 +116,19 @@ def test_an_hx711_that_never_answers_is_named(machine, wiring, monkeypatch):
     assert 1000 < clock[0] <= 1010      # after a second of waiting for it
 
 
-def test_gpio_sensors(machine, wiring):
+def test_gpio_sensors(machine):
     config = json.loads(REFERENCE.read_text())
     config["sensors"] = {"kind": "gpio", "pits": [0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 14, 15], "stores": None}
     board = device.check(config)
-    wiring.wire(board)
     for pin in board.cell_sensors[:12]:
         machine.world.levels[pin] = 1
     machine.world.levels[3] = 0  # pit 3 occupied (active low)
     assert bringup.Sensors(board, machine).read_all() == [0, 0, 0, 1] + [0] * 8 + [None, None]
 
 
-def test_calibrate_prints_a_section_the_checker_accepts(machine, wiring, monkeypatch, capsys):
+def test_calibrate_prints_a_section_the_checker_accepts(machine, wire, monkeypatch, capsys):
     board = device.load(str(REFERENCE))
-    wiring.wire(board)
+    sim = wire(board)
     phases = []
 
     def sleep_ms(ms):
@@ -241,10 +139,10 @@ def test_calibrate_prints_a_section_the_checker_accepts(machine, wiring, monkeyp
         phases.append(ms)
         if len(phases) == 2:
             for cell in range(board.cells):
-                wiring.sim.reflection[cell] = 1200 if cell == 7 else 30000 + 100 * cell
+                sim.reflection[cell] = 1200 if cell == 7 else 30000 + 100 * cell
         else:
             for cell in range(board.cells):
-                wiring.sim.reflection[cell] = 800
+                sim.reflection[cell] = 800
 
     monkeypatch.setattr(bringup, "sleep_ms", sleep_ms)
     section = bringup.calibrate(str(REFERENCE), wait_s=1, machine=machine)
@@ -330,26 +228,27 @@ def test_bringup_compiles_for_the_board(tmp_path):
 
 
 def test_bringup_reads_the_simulated_board_on_micropython(micropython, tmp_path):
-    (tmp_path / "wiring.py").write_text(WIRING)
     (tmp_path / "bringup.py").write_text((HARDWARE / "bringup.py").read_text())
     code = (
         "import machine, wiring, bringup, json\nfrom sowlight_fw import config\n"
-        "b = config.load('/boards/2x6-stores.json')\nwiring.wire(b)\n"
-        "for c in range(b.cells):\n    wiring.sim.reflection[c] = 1000 + 977 * c\n"
+        "b = config.load('/boards/2x6-stores.json')\nsim = wiring.wire(b, machine)\n"
+        "sim.ambient = 9000\nsim.stale = True\n"
+        "sim.reflection = [1000 + 977 * c for c in range(b.cells)]\n"
         "mux = bringup.Sensors(b, machine).read_all()\n"
-        "h = config.load('/examples/2x6-stores-hx711.json')\nwiring.wire(h)\n"
-        "for c in range(h.cells):\n    wiring.set_weight(h, c, (-1) ** c * (5000 + 1234 * c))\n"
-        "hx = bringup.Sensors(h, machine).read_all()\n"
+        "h = config.load('/examples/2x6-stores-hx711.json')\nhsim = wiring.wire(h, machine)\n"
+        "weights = [(-1) ** c * (5000 + 1234 * c) for c in range(h.cells)]\n"
+        "hsim.convert(weights)\nhx = bringup.Sensors(h, machine).read_all()\n"
+        "pulses = hsim.pulses_last\nhsim.convert(weights)\n"
         "assert bringup.Sensors(h, machine).read_all() == hx\n"
         "cal = bringup.calibration_section(b, [800] * 14, mux)\n"
-        "print(json.dumps([mux, hx, wiring.sim.cycles, cal, bringup.calibration_problems(b, cal)]))\n")
+        "print(json.dumps([mux, hx, pulses, cal, bringup.calibration_problems(b, cal)]))\n")
     out = micropython.run("import sys\nsys.path.append('/sim')\n" + code,
                           mounts={"/lib": FAKES, "/sim": tmp_path, "/boards": HARDWARE / "boards",
                                   "/examples": HARDWARE / "examples"})
-    mux, hx, cycles, cal, problems = json.loads(out.strip().splitlines()[-1])
+    mux, hx, pulses, cal, problems = json.loads(out.strip().splitlines()[-1])
     assert mux == [1000 + 977 * c for c in range(14)]
     assert hx == [(-1) ** c * (5000 + 1234 * c) for c in range(14)]
-    assert cycles == [25] * 14
+    assert pulses == 25
     assert cal == {"empty": [800] * 14, "covered": mux}
     # Cells 0 and 1 rise by 200 and 1177 only: below the 2000 the checks ask for.
     assert [p.split(" barely")[0] for p in problems] == ["pit 0", "pit 1"]

@@ -13,6 +13,7 @@ from hypothesis import given, settings, HealthCheck
 from hypothesis import strategies as st
 
 import mancala
+from variants.tracesteps import replay
 
 VARIANTS = mancala.variants()
 MAX_PLIES = 3000
@@ -22,33 +23,6 @@ slow = settings(max_examples=12, deadline=None, suppress_health_check=[HealthChe
 
 def total(g):
     return sum(g.cells()) + g.outside()
-
-
-def replay(cells, outside, trace):
-    """Apply a trace's steps to a list of cells; return the cells and the seeds outside them."""
-    hand = 0
-    for s in trace:
-        if s.kind in ("lift", "relay"):
-            assert cells[s.pit] == s.count, "%s lifts %d from cell %d holding %d" % (s.kind, s.count, s.pit, cells[s.pit])
-            cells[s.pit] = 0
-            hand += s.count
-        elif s.kind == "drop":
-            assert hand > 0, "a drop into %d with an empty hand" % s.pit
-            cells[s.pit] += 1
-            hand -= 1
-        elif s.kind == "take":
-            assert cells[s.pit] >= s.count, "take %d from cell %d holding %d" % (s.count, s.pit, cells[s.pit])
-            cells[s.pit] -= s.count
-            if s.to == mancala.HAND:
-                hand += s.count
-            elif s.to == mancala.OFF:
-                outside += s.count
-            else:
-                cells[s.to] += s.count
-        elif s.kind == "place":
-            cells[s.pit] += s.count
-            outside -= s.count
-    return cells, outside, hand
 
 
 def random_game(name, seed, plies=MAX_PLIES, **options):
@@ -75,8 +49,7 @@ def test_seeds_conserved_and_traces_exact(name, seed):
         assert moves, "a game that is not over has legal moves"
         before, outside_before = g.cells(), g.outside()
         trace = g.play(rnd.choice(moves))
-        cells, outside, hand = replay(before, outside_before, trace)
-        assert hand == 0, "the move ends with %d seeds still in the hand" % hand
+        cells, outside = replay(before, trace, outside_before)     # (every seed accounted for)
         assert cells == g.cells(), "the trace does not lead to the position after the move"
         assert outside == g.outside()
         assert total(g) == start

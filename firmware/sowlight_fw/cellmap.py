@@ -2,7 +2,8 @@
 
 cell_map() fits a game's shape onto a board (or says it does not fit);
 game_cells() is the map the controller follows a game with, its stores
-included; fitting_variants() the variants a board can play.  The laptop's
+included; board_counts() the seeds a position puts in each board cell by
+that map; fitting_variants() the variants a board can play.  The laptop's
 board view (host/sowlight/board/view.py) reads the same map from here.
 
 A game's cells are its pits in canonical order, then its players' stores;
@@ -65,6 +66,19 @@ def game_cells(board, game):
         elif board.stores == 2 and board.pits == n and p < 2:
             gmap[n + p] = board.pits + (1 - p if game.stores_at_left else p)   # captures go into the board's stores
     return tuple(gmap)
+
+
+def board_counts(game_counts, gmap, out):
+    """The seeds each board cell holds in a position, into `out` (one item a board cell; filled, not
+    allocated: the follower refills its buffers with it): `game_counts` the rules core's cells
+    (Game.cells()), `gmap` the board cell of each (game_cells(); -1: kept beside the board)."""
+    for b in range(len(out)):
+        out[b] = 0
+    for i in range(len(game_counts)):
+        b = gmap[i]
+        if b >= 0:
+            out[b] += game_counts[i]
+    return out
 
 
 def fitting_variants(board, names=None):

@@ -29,6 +29,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
+from .cellmap import board_counts
 from .link.codec import BUTTONS
 from .colours import OFF
 from .hw.calibration import DEFAULT_EMPTY, DEFAULT_COVERED, DEFAULT_COUNTS_PER_SEED
@@ -50,12 +51,7 @@ def sensed(count, counting):
 def position_counts(game_cells, gmap, cells):
     """The seeds each of a board's `cells` holds in a position: `game_cells` the rules core's
     cells (Game.cells()), `gmap` the board cell of each (-1: none on the board)."""
-    out = [0] * cells
-    for i in range(len(game_cells)):
-        b = gmap[i]
-        if b >= 0:
-            out[b] += game_cells[i]
-    return out
+    return board_counts(game_cells, gmap, [0] * cells)
 
 
 class SimError(ValueError):

@@ -64,7 +64,9 @@ class Staged(Mancala):
         self._begin_play(tr)
 
     def _stage_needed(self, word, player):
-        return True
+        """Whether a stage is played: a "place" stage is passed over when its player has nothing
+        in hand to place; every other stage is."""
+        return word != "place" or self._hand[player] > 0
 
     def _next_stage(self, tr):
         self._si += 1

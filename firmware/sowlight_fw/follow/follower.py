@@ -20,6 +20,7 @@ cell that is not on the board (seeds kept beside it).
 """
 from mancala.trace import Step
 
+from ..cellmap import board_counts
 from .moves import _Move, KNOWN, _MARKERS, lifts, pit_of, placing
 from .walk import WalkingMove
 
@@ -53,7 +54,6 @@ class Follower:
         self.care = bytearray(cells)  # 1: this cell's reading is compared with what it should hold
         self.counts = [0] * cells
         self._scratch = [0] * cells
-        self._zeros = [0] * cells
         self.gmap = ()
         self.game = None
         self.mv = None
@@ -132,14 +132,8 @@ class Follower:
         self._unseen = None
 
     def load(self, cells, out):
-        """Game cell counts -> board cell counts (cells off the board are dropped)."""
-        out[:] = self._zeros
-        gmap = self.gmap
-        for i in range(len(cells)):
-            b = gmap[i]
-            if b >= 0:
-                out[b] += cells[i]
-        return out
+        """Game cell counts -> board cell counts, into `out` (cells off the board are dropped)."""
+        return board_counts(cells, self.gmap, out)
 
     def agrees(self, c, count, seen):
         """Whether cell c, expected to hold `count`, looks right to its sensor (which reads `seen`);

@@ -14,6 +14,7 @@ keeps the config it has.  --dry-run prints the plan without touching the board.
 import sys
 
 from sowlight.terminal import harmless
+from sowlight.cli.arguments import add_boards
 
 
 def register(sub, board_sub):
@@ -26,7 +27,7 @@ def register(sub, board_sub):
     which = p.add_mutually_exclusive_group()
     which.add_argument("--preset", metavar="NAME", help="the board's config: a preset (`sowlight board presets`)")
     which.add_argument("--config", metavar="FILE", help="the board's config: a file (checked first)")
-    p.add_argument("--boards", metavar="DIR", help="where the presets are (default: hardware/boards of this checkout)")
+    add_boards(p)
     p.add_argument("--variants", metavar="A,B", help="the variants to put on the board (default: every one that fits "
                                                         "its config; `all`: every playable one)")
     p.add_argument("--mpy", action="store_true", help="copy the app as .mpy files onto the board's MicroPython "

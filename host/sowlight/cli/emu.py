@@ -9,6 +9,8 @@ SIGTERM, writes the flash's filesystem to --journal FILE, and exits 0.
 import signal
 import sys
 
+from sowlight.cli.arguments import add_boards
+
 
 def register(sub, board_sub):
     p = board_sub.add_parser(
@@ -23,7 +25,7 @@ def register(sub, board_sub):
     which.add_argument("--preset", metavar="P", help="the board: a preset name (`sowlight board presets`) "
                                                      "(default: the journal's board.json, else 2x6-stores)")
     which.add_argument("--config", metavar="FILE", help="... or a board config file")
-    p.add_argument("--boards", metavar="DIR", help="where the presets are (default: hardware/boards of this checkout)")
+    add_boards(p)
     p.add_argument("--uf2", metavar="FILE", help="the firmware image, .uf2 or .bin (default: $SOWLIGHT_FIRMWARE_IMAGE, else the one `sowlight firmware build` wrote)")
     p.add_argument("--journal", metavar="FILE", help="keep the flash's filesystem (journal, board.json, files deployed) "
                                                      "in FILE across runs (default: a new one each run)")

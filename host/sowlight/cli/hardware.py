@@ -15,6 +15,7 @@ from sowlight.hardware import drawings
 from sowlight.hardware.presets import PresetError, boards_dir, preset_names, resolve, summary as _summary
 from sowlight.terminal import harmless
 from sowlight.cli.errors import CliError
+from sowlight.cli.arguments import add_boards
 
 
 
@@ -32,12 +33,12 @@ def register(sub, board_sub):
     draw = config_sub.add_parser("drawings", help="write the wiring diagram and 1:1 drilling templates (SVG)")
     draw.add_argument("config", metavar="PRESET|FILE", help="a preset name (see `sowlight board presets`) or a config file")
     draw.add_argument("--out", required=True, metavar="DIR", help="directory for the SVG files (created if missing)")
-    draw.add_argument("--boards", metavar="DIR", help="where the presets are (default: hardware/boards of this checkout)")
+    add_boards(draw)
     draw.set_defaults(func=_guard(cmd_drawings))
 
     presets = board_sub.add_parser("presets", help="list the board presets and the games each can play")
     presets.add_argument("--json", action="store_true", help="machine-readable output")
-    presets.add_argument("--boards", metavar="DIR", help="where the presets are (default: hardware/boards of this checkout)")
+    add_boards(presets)
     presets.set_defaults(func=_guard(cmd_presets))
 
 

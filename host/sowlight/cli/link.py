@@ -9,7 +9,6 @@
 Without --port or --url the board is found by its USB ids (sowlight.board.ports); --vid
 and --pid name other ids (ESP32 boards vary).
 """
-import argparse
 import re
 import sys
 
@@ -23,6 +22,7 @@ from sowlight import paths
 from sowlight.board import ports
 from sowlight.terminal import progress
 from sowlight.games.sync import SyncError, sync
+from sowlight.cli.arguments import add_board_link
 
 CAL_STEPS = ("empty", "full", "save", "cancel")
 
@@ -32,13 +32,13 @@ def register(sub, board_sub):
                        description="Fetch every record the archive lacks from the board's journal, store it, "
                                    "and acknowledge it so the board may delete it. Safe to cut off at any moment: "
                                    "the next sync completes it.")
-    _where(p)
+    add_board_link(p)
     p.add_argument("--db", metavar="PATH", help="the archive file (default: $SOWLIGHT_DB, else the user data directory)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=_guard("sync", cmd_sync))
 
     p = board_sub.add_parser("info", help="what the connected board says about itself (its hello, state, journal)")
-    _where(p)
+    add_board_link(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_guard("board info", cmd_info))
 
@@ -49,7 +49,7 @@ def register(sub, board_sub):
                              description="The board lights each LED in turn (watch that every one lights) and "
                                          "reads every sensor once; the readings and any problem it finds are "
                                          "printed. Exit status 1 when it finds a problem.")
-    _where(p)
+    add_board_link(p)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=_guard("board selftest", cmd_selftest))
 
@@ -58,30 +58,13 @@ def register(sub, board_sub):
                                          "and saves the levels in the board's config. Without --step it guides "
                                          "you through the steps (on a virtual board it moves the seeds itself); "
                                          "with --step it does one step.")
-    _where(p)
+    add_board_link(p)
     p.add_argument("--step", choices=CAL_STEPS,
                    help="one step: empty (read every cell empty), full (read every cell covered), save (write the "
                         "levels to the board's config), cancel (forget the readings)")
     p.add_argument("--yes", action="store_true", help="save without asking (the guided calibration)")
     p.add_argument("--json", action="store_true", help="print the readings as JSON")
     p.set_defaults(func=_guard("board calibrate", cmd_calibrate))
-
-
-def _where(p):
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--port", metavar="PORT", help="the board's serial port (/dev/ttyACM0, COM3, ...)")
-    g.add_argument("--url", metavar="URL", help="a pyserial URL: socket://HOST:PORT, rfc2217://HOST:PORT")
-    p.add_argument("--vid", type=_usb_id, metavar="HEX", help="find the board by this USB vendor id")
-    p.add_argument("--pid", type=_usb_id, metavar="HEX", help="... and this product id")
-    p.add_argument("--wait", type=float, default=10.0, metavar="S",
-                   help="how long to wait for the board to come back when the cable comes out (default 10)")
-
-
-def _usb_id(text):
-    try:
-        return ports.parse_usb_id(text)
-    except ports.PortError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _guard(name, command):
@@ -318,6 +301,18 @@ def _calibrate_guided(lk, hello, where, args, read=input):
             say("")
             return False
 
+    def measure(text, step, name):
+        """Wait for the user (`text`), then read every cell for `step`: the readings, or None when cancelled."""
+        if not wait(text):
+            lk.request("calibrate", {"step": "cancel"})
+            say("calibration cancelled")
+            return None
+        readings = lk.request("calibrate", {"step": step})["readings"]
+        say("%s: read" % name)
+        for line in _readings(hello, readings):
+            say(line)
+        return readings
+
     # Seeds taken off a board with a game in play would be taken for moves: the menu first (the
     # game waits there), and back to it at the end.
     state = lk.request("get_state")
@@ -333,26 +328,17 @@ def _calibrate_guided(lk, hello, where, args, read=input):
                 if k:
                     lk.request("sim", {"act": "remove", "cell": c})
             say("virtual board: every seed taken off (they go back at the end)")
-        if not wait("Take every seed off the board"):
-            lk.request("calibrate", {"step": "cancel"})
-            say("calibration cancelled")
+        empty = measure("Take every seed off the board", "empty", "empty")
+        if empty is None:
             return 1
-        empty = lk.request("calibrate", {"step": "empty"})["readings"]
-        say("empty: read")
-        for line in _readings(hello, empty):
-            say(line)
         if virtual:
             for c in range(len(empty)):
                 lk.request("sim", {"act": "add", "cell": c, "n": per_cell})
             say("virtual board: %d seed%s put in every cell" % (per_cell, "" if per_cell == 1 else "s"))
-        if not wait("Put %s in every pit and store" % ("%d seeds" % per_cell if load_cells else "seeds")):
-            lk.request("calibrate", {"step": "cancel"})
-            say("calibration cancelled")
+        full = measure("Put %s in every pit and store" % ("%d seeds" % per_cell if load_cells else "seeds"), "full",
+                       "covered")
+        if full is None:
             return 1
-        full = lk.request("calibrate", {"step": "full"})["readings"]
-        say("covered: read")
-        for line in _readings(hello, full):
-            say(line)
         weak = _weak_cells(empty, full, load_cells, per_cell)
         for c, span in weak:
             say("  %s: empty and covered differ by only %d: check its sensor (it may not tell seeds from none)"

@@ -16,6 +16,7 @@ import mancala
 from sowlight.terminal import harmless
 from sowlight.play import parse_options, variant_name
 from sowlight.simulation.virtual import VirtualBoard, VirtualBoardError
+from sowlight.cli.arguments import add_boards
 
 
 def register(sub, board_sub):
@@ -30,7 +31,7 @@ def register(sub, board_sub):
                    help="an option of the variant, e.g. -o seeds=3")
     p.add_argument("--preset", default="2x6-stores", metavar="P",
                    help="the board: a preset name (`sowlight board presets`) or a config file (default 2x6-stores)")
-    p.add_argument("--boards", metavar="DIR", help="where the presets are (default: hardware/boards of this checkout)")
+    add_boards(p)
     p.add_argument("--journal", metavar="FILE",
                    help="keep the journal (and the board's id) in FILE, across runs (default: in memory)")
     p.add_argument("--drop", type=_rate, default=0.0, metavar="R", help="lose this share of the bytes each way (0..1)")

@@ -331,14 +331,10 @@ def register(sub, board_sub):
     p.add_argument("--no-archive", action="store_true", help="do not save the game in the archive")
     b = p.add_argument_group("the board")
     b.add_argument("--no-board", action="store_true", help="play in the terminal alone, without a board")
+    from sowlight.cli.arguments import add_board_link
     where = b.add_mutually_exclusive_group()
-    where.add_argument("--port", metavar="PORT", help="the board's serial port (default: found by its USB ids)")
-    where.add_argument("--url", metavar="URL", help="a pyserial URL: socket://HOST:PORT, rfc2217://HOST:PORT")
+    add_board_link(b, where)
     where.add_argument("--virtual", action="store_true", help="play on a virtual board even when a board is attached")
-    b.add_argument("--vid", type=_usb_id, metavar="HEX", help="find the board by this USB vendor id")
-    b.add_argument("--pid", type=_usb_id, metavar="HEX", help="... and this product id")
-    b.add_argument("--wait", type=float, default=10.0, metavar="S",
-                   help="how long to wait for the board to come back when the cable comes out (default 10)")
     b.add_argument("--preset", metavar="P", help="the virtual board's preset (default: the smallest that plays the game)")
     b.add_argument("--seed", type=int, metavar="S", help="seed of the virtual board's robot hands' choices")
     from sowlight.broadcast import remote_cli
@@ -356,12 +352,3 @@ def _names(text):
         if any(ord(c) < 32 or ord(c) == 127 for c in n) or len(n) > 60:
             raise argparse.ArgumentTypeError("a player's name is a line of text of up to 60 characters, not %r" % n)
     return names
-
-
-def _usb_id(text):
-    import argparse
-    from sowlight.board import ports
-    try:
-        return ports.parse_usb_id(text)
-    except ports.PortError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None

@@ -35,9 +35,6 @@ class Lukho(Enkeshui):
         a = self._first
         return (("remove", a), ("remove", 1 - a), ("place", a), ("place", 1 - a), ("race", a))
 
-    def _stage_needed(self, word, player):
-        return word != "place" or self._hand[player] > 0
-
     def _setup_moves(self):
         word, p = self._stage()
         if word == "race":

@@ -130,9 +130,6 @@ class Omweso(Staged):
             st += (("race", self._first),)
         return st
 
-    def _stage_needed(self, word, player):
-        return word != "place" or self._hand[player] > 0
-
     # ----- setup moves: free placement and the racing start ------------------
 
     def _setup_moves(self):

@@ -3,7 +3,10 @@
 # whose sequences differ between the two), checks every trace against the
 # position it produced and that seeds are conserved, undoes the whole game,
 # and returns a summary; the tests compare the summaries of both interpreters.
+# A trace is replayed by the variant tests' replay() (tests/variants/tracesteps.py:
+# this folder has a link to it, for the VM).
 import mancala
+from tracesteps import replay
 
 
 def check(name, seed, plies=400, options=None):
@@ -20,32 +23,13 @@ def check(name, seed, plies=400, options=None):
         x = (x * 1103515245 + 12345) % 2147483648
         m = moves[(x >> 8) % len(moves)]
         names.append(g.move_name(m))
-        cells = g.cells()
+        before = g.cells()
         outside = g.outside()
-        hand = 0
-        for s in g.play(m):
-            k = s.kind
-            digest = (digest * 31 + len(k) * 1000003 + (s.pit + 3) * 1009 + s.count * 17 + s.to + 5) % 2147483647
-            if k == "lift" or k == "relay":
-                if cells[s.pit] != s.count:
-                    raise AssertionError("%s: %s of %d from %d holding %d" % (name, k, s.count, s.pit, cells[s.pit]))
-                cells[s.pit] = 0
-                hand += s.count
-            elif k == "drop":
-                cells[s.pit] += 1
-                hand -= 1
-            elif k == "take":
-                cells[s.pit] -= s.count
-                if s.to == mancala.HAND:
-                    hand += s.count
-                elif s.to == mancala.OFF:
-                    outside += s.count
-                else:
-                    cells[s.to] += s.count
-            elif k == "place":
-                cells[s.pit] += s.count
-                outside -= s.count
-        if hand != 0 or cells != g.cells() or outside != g.outside():
+        steps = list(g.play(m))
+        for s in steps:
+            digest = (digest * 31 + len(s.kind) * 1000003 + (s.pit + 3) * 1009 + s.count * 17 + s.to + 5) % 2147483647
+        cells, outside = replay(before, steps, outside)
+        if cells != g.cells() or outside != g.outside():
             raise AssertionError("%s: the trace of %s does not give the position after it" % (name, names[-1]))
         if sum(g.cells()) + g.outside() != total:
             raise AssertionError("%s: seeds not conserved" % name)

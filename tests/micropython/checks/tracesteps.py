@@ -1,0 +1,1 @@
+../../variants/tracesteps.py
