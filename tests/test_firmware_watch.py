@@ -3,8 +3,8 @@
 controller's answer, which replaces it; a touch with no answer fades after TOUCH_MS.
 
 The strip is the real one on the fake neopixel (its frames decoded back to roles), the sensors
-are the real adapters on the fake machine's pins and on the HX711 simulation; the timer is the
-one watch.start() asks `machine` for, fired by the test."""
+are the real adapters on the fake machine's pins and on the HX711s of tests/micropython/fakes/
+wiring.py; the timer is the one watch.start() asks `machine` for, fired by the test."""
 import json
 import sys
 import types
@@ -162,11 +162,10 @@ def test_a_touch_that_comes_while_a_frame_is_painted_is_written_with_it(fake_mp)
 
 
 def test_hx711_cells_are_touched_by_half_a_seed_in_a_new_conversion(fake_mp):
-    sim_mod = load_fake("hx711sim")
     r = json.loads((ROOT / "hardware" / "examples" / "2x6-stores-hx711.json").read_text())
     r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
     b = config.check(r)
-    sim = sim_mod.HX711s(b.hx711_sck, list(b.cell_sensors), fake_mp)
+    sim = load_fake("wiring").wire(b, fake_mp)
     strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
     s = sensors.make(b, fake_mp)
     readings = [1000 + 500 * 4] * 14
