@@ -490,3 +490,55 @@ def test_the_laptops_board_view_maps_a_sunca_game_as_the_board_does(fake):
     assert (c.gmap[n], c.gmap[n + 1]) == (pits + 1, pits)
     hello = a.hello_payload()
     assert boardview.board_cells(hello, boardview.game_of(c.state_message())) == list(c.gmap)
+
+
+# ----- the sensors watched between scans (hw/watch.py) ------------------------------------------
+
+@pytest.mark.parametrize("name", ["2x6-stores", "2x6-stores-hx711"])
+def test_a_game_is_played_with_a_timer_watching_the_sensors_between_scans(fake, name):
+    # As App.loop() starts it on a board: the timer's ticks read the sensors and the scans take
+    # their readings; a scan with no tick since the last (here every fifth) reads them itself.
+    from sowlight_fw.colours import TOUCH
+    from sowlight_fw.hw import watch
+    from sowlight_fw.hw.leds import scaled_palette
+    ticks = []
+
+    class Timer:
+        PERIODIC = 1
+
+        def __init__(self, id=-1, mode=None, period=None, callback=None):
+            ticks.append(callback)
+    fake.machine.Timer = Timer
+    link = FakeLink()
+    a = make_app(fake, name, link=link)
+    c = a.boot(0)
+    a.watch = watch.start(fake.machine, a.sensors, a.strip)
+    assert a.sensors.watched and len(ticks) == 1
+    scan = a.scan
+    frames = []
+
+    def watched_scan(now):
+        if a.loops % 5:
+            ticks[0]()
+            frames.append(fake.machine.world.frames.get(a.board.led_pin))
+        scan(now)
+    a.scan = watched_scan
+    h = hands_for(fake, a)
+    h.wait(100)
+    press(fake, a, h, "confirm")
+    h.setup_counts = fake.hands.expected_counts(c)
+    h.play(5000)
+    assert c.state == "over" and a.seeds.counts == fake.hands.expected_counts(c)
+    assert a.watch.touches > 20
+    r, g, b = scaled_palette(c.brightness, a.board.brightness_cap255)[TOUCH]
+    grb = bytes((g, r, b))
+    assert any(f is not None and any(f[i * 3:i * 3 + 3] == grb for i in range(a.board.led_count))
+               for f in frames)                  # the strip showed touches
+    # A tick that fails is said on the link by the next scan, and the scans read the sensors on.
+    link.host("hello", codec.hello(codec.HOST, "test 0", time=1767225600))
+    a.step(a.now + 20)
+    a.sensors.sample = lambda: 1 / 0
+    ticks[0]()
+    a.step(a.now + 20)
+    logs = [p["msg"] for t, p in link.sent if t == "log" and p["level"] == "error"]
+    assert logs == ["sensor watch: ZeroDivisionError('division by zero')"]

@@ -27,11 +27,13 @@ class GpioOccupancy:
 
     def read_raw(self, raw):
         self.busy = True
-        for c in range(self.cells):
-            p = self.pins[c]
-            raw[c] = p.value() if p is not None else 0
-        self.busy = False
-        return raw
+        try:                            # (an exception must not leave the watch locked out)
+            for c in range(self.cells):
+                p = self.pins[c]
+                raw[c] = p.value() if p is not None else 0
+            return raw
+        finally:
+            self.busy = False
 
     def sample(self):
         """The pins into self.raw (watch.py's tick); False while the scan reads them."""

@@ -52,6 +52,12 @@ class HX711Bank:
         if not self.ready():
             return None
         self.busy = True
+        try:                                # (an exception must not leave the watch locked out)
+            return self._clock_out(raw)
+        finally:
+            self.busy = False
+
+    def _clock_out(self, raw):
         douts = self.douts
         n = self.cells
         for c in range(n):
@@ -77,7 +83,6 @@ class HX711Bank:
         for c in range(n):
             if raw[c] & 0x800000:           # two's complement, 24 bits
                 raw[c] -= 0x1000000
-        self.busy = False
         return raw
 
     def sample(self):

@@ -119,9 +119,14 @@ class MuxOccupancy:
     def read_raw(self, raw):
         """One reading (0..65535) per sensed cell; with an emitter pin, lit minus dark."""
         self.busy = True
+        try:                            # (an exception must not leave the watch locked out)
+            return self._read_raw(raw)
+        finally:
+            self.busy = False
+
+    def _read_raw(self, raw):
         if self.emitter is None:
             self._pass(raw)
-            self.busy = False
             return raw
         on = self._on
         self.emitter.value(1)
@@ -132,7 +137,6 @@ class MuxOccupancy:
             if self.cell_sensors[c] is not None:
                 v = on[c] - raw[c]
                 raw[c] = v if v > 0 else 0
-        self.busy = False
         return raw
 
     def sample(self):
@@ -143,11 +147,15 @@ class MuxOccupancy:
         return True
 
     def read(self, values):
-        if self.watched:
-            raw = self.raw              # the watch's latest readings, a tick old at most
-            self.busy = True
-        else:
-            raw = self.read_raw(self.raw)
+        if not self.watched:
+            return self._states(self.read_raw(self.raw), values)
+        self.busy = True                # the watch's latest readings, a tick old at most: kept as they are
+        try:
+            return self._states(self.raw, values)
+        finally:
+            self.busy = False
+
+    def _states(self, raw, values):
         for c in range(self.cells):
             if self.cell_sensors[c] is None:
                 values[c] = None
@@ -171,7 +179,6 @@ class MuxOccupancy:
                 elif r >= lo:
                     self.state[c] = 0
             values[c] = self.state[c]
-        self.busy = False
         return values
 
 

@@ -28,6 +28,8 @@ class Watch:
         self.base = array("i", bytes(4 * self.cells))   # each cell's reading at its last touch
         self.primed = False
         self.touches = 0
+        self.looks = 0            # ticks so far (a scan with none since the last reads the sensors itself)
+        self.fault = None         # the last exception a tick met (the app logs it), else None
 
     def rebase(self):
         """The readings as they are now are at rest: a touch is a move from them."""
@@ -38,6 +40,14 @@ class Watch:
 
     def tick(self, _timer=None):
         """One look at the sensors (a timer's callback).  The number of cells touched."""
+        self.looks += 1
+        try:
+            return self._look()
+        except Exception as e:      # (a soft callback's exception would be printed on the link)
+            self.fault = e
+            return 0
+
+    def _look(self):
         s = self.sensors
         if not s.sample():
             return 0            # the scan is reading them, or no new conversion yet
