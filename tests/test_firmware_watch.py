@@ -77,18 +77,18 @@ def test_a_changed_cell_shows_touch_at_once_until_the_controller_answers(fake_mp
     frame[4] = C.PLAYER              # pit 4 may be lifted
     strip.show(frame, 255, 0)
     values = [None] * b.cells
-    assert s.read(values) == [0] * b.cells        # the scan takes the watch's readings
+    tick()                                                  # the first look: what is at rest
+    assert s.read(values) == [0] * b.cells
     tick()
     writes = strip.writes
     assert w.touches == 0 and strip.writes == writes        # nothing moved: nothing written
 
     fake_mp.world.levels[GPIO_PINS[4]] = 0                  # seeds over pit 4's sensor
-    assert s.read(values)[4] == 0                           # the scan has not seen it: no tick yet
     tick()
     assert strip.writes == writes + 1                       # written by the tick itself
     roles = shown(fake_mp, b)
     assert roles[4] == C.TOUCH and roles.count(C.TOUCH) == 1
-    assert s.read(values)[4] == 1
+    assert s.read(values)[4] == 1                           # the scan reads the pins as ever
 
     strip.show(frame, 255, 100)                             # the controller has not answered yet
     assert shown(fake_mp, b)[4] == C.TOUCH
@@ -107,6 +107,7 @@ def test_a_touch_with_no_answer_fades_and_sensorless_cells_are_never_touched(fak
     frame = bytearray(b.cells)
     frame[2] = C.HINT
     strip.show(frame, 255, 0)
+    tick()
     fake_mp.world.levels[GPIO_PINS[2]] = 0                  # a hand passes over the hinted pit
     fake_mp.world.levels[GPIO_PINS[12]] = 0                 # and over a store
     assert tick() == 2
@@ -126,13 +127,14 @@ def test_a_tick_leaves_the_pins_to_a_scan_reading_them(fake_mp):
     strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
     s = sensors.make(b, fake_mp)
     timers = Timers()
-    watch.start(types.SimpleNamespace(Timer=timers), s, strip)
+    w = watch.start(types.SimpleNamespace(Timer=timers), s, strip)
     tick = timers.made[0][2]
+    tick()
     fake_mp.world.levels[GPIO_PINS[0]] = 0
     s.busy = True                                           # the tick came between two bytecodes of a read
-    assert tick() == 0 and s.raw[0] == 1
+    assert tick() == 0 and w.seen[0] == 1
     s.busy = False
-    assert tick() == 1 and s.raw[0] == 0
+    assert tick() == 1 and w.seen[0] == 0
 
 
 def test_a_touch_that_comes_while_a_frame_is_painted_is_written_with_it(fake_mp):
@@ -174,13 +176,15 @@ def test_hx711_cells_are_touched_by_half_a_seed_in_a_new_conversion(fake_mp):
     watch.start(types.SimpleNamespace(Timer=timers), s, strip)
     tick = timers.made[0][2]
     values = [None] * b.cells
-    assert s.read(values)[3] == 4
-    assert s.read(values) is None                           # no conversion since: the scan waits
+    assert tick() == 0                                      # the first look: what is at rest
+    assert s.read(values)[3] == 4                           # the scan takes the conversion the tick took
+    assert s.read(values) is None                           # none since: the scan waits
     strip.show(bytearray(b.cells), 255, 0)
     assert tick() == 0                                      # no conversion ready
     readings[3] += 200                                      # less than half a seed: a seed rolling
     sim.convert(readings)
     assert tick() == 0
+    assert s.read(values)[3] == -1                          # (unsure, to the scan)
     readings[3] -= 500 + 200                                # a seed lifted out
     sim.convert(readings)
     assert tick() == 1 and shown(fake_mp, b)[3] == C.TOUCH

@@ -85,7 +85,6 @@ class App:
         self.cal = None            # calibration readings so far
         self.loops = 0
         self.watch = None          # hw/watch.Watch once loop() runs on a board
-        self._looks = -1           # its count of ticks at the last scan
 
     # ----- start-up ----------------------------------------------------------------
 
@@ -145,13 +144,9 @@ class App:
         self.now = now
         c = self.controller
         w = self.watch
-        if w is not None:
-            if w.looks == self._looks:
-                self.sensors.sample()       # no tick since the last scan (a long collection, say)
-            self._looks = w.looks
-            if w.fault is not None:
-                c.log("error", "sensor watch: %r" % (w.fault,))
-                w.fault = None
+        if w is not None and w.fault is not None:
+            c.log("error", "sensor watch: %r" % (w.fault,))
+            w.fault = None
         v = self.sensors.read(self.values)
         if v is None:
             c.tick(now)                 # load cells between conversions: time passes

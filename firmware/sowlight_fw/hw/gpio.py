@@ -21,8 +21,7 @@ class GpioOccupancy:
             else:
                 self.pins.append(Pin(p, Pin.IN, pull))
         self.raw = [0] * self.cells
-        self.busy = False           # the pins are being read (watch.py leaves them alone)
-        self.watched = False        # a timer samples the sensors (watch.py): read() takes its readings
+        self.busy = False           # the pins are being read (watch.py's peek leaves them alone)
         self.moved = [0 if p is not None else -1 for p in self.pins]    # (watch.py) any change
 
     def read_raw(self, raw):
@@ -35,15 +34,15 @@ class GpioOccupancy:
         finally:
             self.busy = False
 
-    def sample(self):
-        """The pins into self.raw (watch.py's tick); False while the scan reads them."""
+    def peek(self, out):
+        """The pins into `out`, for watch.py's look between scans.  False while a scan reads."""
         if self.busy:
             return False
-        self.read_raw(self.raw)
+        self.read_raw(out)
         return True
 
     def read(self, values):
-        raw = self.raw if self.watched else self.read_raw(self.raw)
+        raw = self.read_raw(self.raw)
         on = 0 if self.active_low else 1
         for c in range(self.cells):
             values[c] = None if self.pins[c] is None else (1 if raw[c] == on else 0)

@@ -33,9 +33,8 @@ class HX711Bank:
         self.offset = calibration(board, "offset", 0)
         self.per_seed = calibration(board, "counts_per_seed", DEFAULT_COUNTS_PER_SEED)
         self.raw = [0] * self.cells
-        self.busy = False         # the pins are being read (watch.py leaves them alone)
-        self.watched = False      # a timer samples the sensors (watch.py): read() takes its readings
-        self.fresh = False        # self.raw holds a sample read() has not taken yet
+        self.busy = False         # the pins are being read (watch.py's peek leaves them alone)
+        self.fresh = False        # self.raw holds a conversion peek() took that read() has not
         # (watch.py) half a seed's weight is a touch; -1: a cell without a sensor
         self.moved = [int(abs(self.per_seed[c]) // 2) if self.douts[c] is not None else -1
                       for c in range(self.cells)]
@@ -85,17 +84,19 @@ class HX711Bank:
                 raw[c] -= 0x1000000
         return raw
 
-    def sample(self):
-        """A conversion into self.raw (watch.py's tick); False if none is ready or the scan reads."""
-        if self.busy or self.read_raw(self.raw) is None:
+    def peek(self, out):
+        """A new conversion, if one is ready, into `out` too, for watch.py's look between scans
+        (a reading is clocked out once: the next read() takes it).  False if none, or a scan reads."""
+        if self.busy or self.fresh or self.read_raw(self.raw) is None:
             return False
         self.fresh = True
+        raw = self.raw
+        for c in range(self.cells):
+            out[c] = raw[c]
         return True
 
     def read(self, values):
-        if self.watched:
-            if not self.fresh:
-                return None                  # no conversion since the last scan: keep the last values
+        if self.fresh:                      # the conversion peek() took
             self.fresh = False
             raw = self.raw
         else:

@@ -47,8 +47,7 @@ class MuxOccupancy:
         self.empty = calibration(board, "empty", DEFAULT_EMPTY)
         self.covered = calibration(board, "covered", DEFAULT_COVERED)
         self.set_levels(board.threshold, board.hysteresis, jump)
-        self.busy = False           # the pins are being read (watch.py leaves them alone)
-        self.watched = False        # a timer samples the sensors (watch.py): read() takes its readings
+        self.busy = False           # the pins are being read (watch.py's peek leaves them alone)
         self.state = bytearray(self.cells)
         self.prev = [None] * self.cells
         self._on = [0] * self.cells
@@ -103,7 +102,7 @@ class MuxOccupancy:
     def _pass(self, out):
         t = self._table
         if t is not None:
-            if out is self.raw or out is self._on:
+            if type(out) is not list:   # an array of ints: raw, _on, watch.py's
                 self._read_pass(t, out, self.cells, self.settle_us)
             else:                       # a caller's list (self-test, calibration): rare
                 self._read_pass(t, self.raw, self.cells, self.settle_us)
@@ -139,21 +138,24 @@ class MuxOccupancy:
                 raw[c] = v if v > 0 else 0
         return raw
 
-    def sample(self):
-        """The readings into self.raw (watch.py's tick); False while the scan reads the pins."""
+    def peek(self, out):
+        """One pass with the emitters on into `out` (an array of ints), for watch.py: a quick
+        look between scans, the scans' own readings left as they are.  False while a scan reads."""
         if self.busy:
             return False
-        self.read_raw(self.raw)
+        self.busy = True
+        try:
+            if self.emitter is not None:
+                self.emitter.value(1)
+            self._pass(out)
+        finally:
+            if self.emitter is not None:
+                self.emitter.value(0)
+            self.busy = False
         return True
 
     def read(self, values):
-        if not self.watched:
-            return self._states(self.read_raw(self.raw), values)
-        self.busy = True                # the watch's latest readings, a tick old at most: kept as they are
-        try:
-            return self._states(self.raw, values)
-        finally:
-            self.busy = False
+        return self._states(self.read_raw(self.raw), values)
 
     def _states(self, raw, values):
         for c in range(self.cells):
