@@ -19,11 +19,12 @@ controller's work in them.  Printed:
   the scans' figures cover the game up to its last 50 scans;
 - every scan's time (p50, p99, max; 0.5 ms buckets);
 - the latency a player sees: from the instant a sensor's pin or ADC input changes (the hands'
-  act, on the emulated pins) to the first LED frame, on the strip's data pin, that shows the
-  changed cell differently (p50, p99, max): on a board that watches its sensors between scans
-  (hw/watch.py) the cell's TOUCH; then to the first frame with the controller's answer (another
-  role of its own on the cell), which includes the firmware's 150 ms debounce and is printed
-  again less the debounce: the firmware's own reaction;
+  act, on the emulated pins, each a random 0-20 ms after the hands decided on it, so that acts
+  fall at every phase of the firmware's scans and timers) to the first LED frame, on the strip's
+  data pin, that shows the changed cell differently (p50, p99, max): on a board that watches
+  its sensors between scans (hw/watch.py) the cell's TOUCH; then to the first frame with the
+  controller's answer (another role of its own on the cell), which includes the firmware's
+  150 ms debounce and is printed again less the debounce: the firmware's own reaction;
 - the depth the board's hint search reaches within its budget (1 s, 30,000 nodes), at the
   start and 8 plies in, for --hint-variants (at the REPL of the frozen image).
 
@@ -137,7 +138,8 @@ def profile_line(board):
 
 def measure(label, image, config, variant, moves, seed, journal=None, profile=False):
     board = EmuBoard(config=config if journal is None else None, uf2=str(image), journal=journal,
-                     files={"boot.py": PROFILE if profile else PROBE}, realtime=False)
+                     files={"boot.py": PROFILE if profile else PROBE}, realtime=False,
+                     act_jitter=random.Random(seed))
     t0 = time.monotonic()
     board.start(timeout=300)
     try:

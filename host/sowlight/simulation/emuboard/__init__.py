@@ -351,12 +351,17 @@ class EmuBoard(LocalBoard):
     seeds            the seeds on the board at power-up, a count per cell (default: none)
     drive            the folder that plays the RPI-RP2 drive after machine.bootloader() (default: a
                      folder of its own, named in `bootsel_drive` while it is there)
+    act_jitter       a random.Random: each act on the seeds lands a random 0-20 ms of emulated time
+                     later.  The hands act just after the board has answered, so their acts would
+                     otherwise fall at the same phase of the firmware's scans and timers each time
+                     (bench/bench_emu.py measures latencies with it)
     """
 
     def __init__(self, preset=None, config=None, uf2=None, journal=None, bootrom=None, boards=None,
                  realtime=True, files=None, uid=None, say=None, drop=0.0, corrupt=0.0, seed=None,
-                 seeds=None, drive=None):
+                 seeds=None, drive=None, act_jitter=None):
         self.preset = config or preset
+        self.act_jitter = act_jitter
         self.drive = drive              # the folder that plays its BOOTSEL drive (default: one in its temp folder)
         self.bootsel_drive = None       # that folder while the board is in BOOTSEL mode
         self.flashed = 0                # images copied onto it
@@ -750,24 +755,14 @@ class EmuBoard(LocalBoard):
                     self._write({"op": "usb", "d": data.hex()})
                 if self._dirty:
                     self._dirty = False
+                    if self.act_jitter is not None:
+                        self._run_slice(self.act_jitter.randrange(1, 2 * SLICE_US))
                     for cmd in self._sensor_commands():
                         self._write(cmd)
                 for cmd in self._queue:
                     self._write(cmd)
                 self._queue = []
-                self._write({"op": "run", "us": SLICE_US})
-                while True:
-                    ev = self._read_event(60.0)
-                    kind = ev.get("ev")
-                    if kind == "ran":
-                        self.now_ns = self._base_ns + ev["t"]
-                        if self.connected and self.now_ns - self.connected > READY_QUIET_NS:
-                            self._said.set()
-                        self.idle_ns = ev.get("idle", 0)
-                        break
-                    if kind is None:
-                        raise EmuBoardError("the emulator stopped:\n%s" % (self.log_tail() or "(no output)"))
-                    self._event(kind, ev)
+                self._run_slice(SLICE_US)
                 if self._resetting:
                     bootsel = self._resetting == "bootsel"
                     self._resetting = False
@@ -779,6 +774,22 @@ class EmuBoard(LocalBoard):
                 ahead = self.now_ns / 1e9 - (time.monotonic() - started)
                 if ahead > 0.001:
                     time.sleep(ahead)
+
+    def _run_slice(self, us):
+        """Run the emulator `us` of emulated time (less if the board writes), handling its events."""
+        self._write({"op": "run", "us": us})
+        while True:
+            ev = self._read_event(60.0)
+            kind = ev.get("ev")
+            if kind == "ran":
+                self.now_ns = self._base_ns + ev["t"]
+                if self.connected and self.now_ns - self.connected > READY_QUIET_NS:
+                    self._said.set()
+                self.idle_ns = ev.get("idle", 0)
+                return
+            if kind is None:
+                raise EmuBoardError("the emulator stopped:\n%s" % (self.log_tail() or "(no output)"))
+            self._event(kind, ev)
 
     def _event(self, kind, ev):
         if kind == "usb":
