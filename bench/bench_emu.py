@@ -51,10 +51,9 @@ for p in (ROOT / "host", ROOT / "firmware", ROOT / "rules"):
         sys.path.insert(0, str(p))
 
 from sowlight.board import view as boardview  # noqa: E402
-from sowlight.simulation.emuboard import EmuBoard  # noqa: E402
+from sowlight.simulation.emuboard import EmuBoard, reactions  # noqa: E402
 from sowlight.simulation.robot import Robot  # noqa: E402
 from sowlight_fw.controller.settings import DEFAULTS  # noqa: E402
-from sowlight_fw.colours import TOUCH  # noqa: E402
 
 PROBE = (Path(__file__).resolve().parent / "emu_probe.py").read_bytes()
 PROFILE = (Path(__file__).resolve().parent / "emu_profile.py").read_bytes()
@@ -70,37 +69,10 @@ def pct(values, q):
 
 def latencies(board):
     """(ns) from each change of the sensors' inputs to the first frame that shows a changed cell
-    otherwise (TOUCH, hw/watch.py, or the controller's answer), and to the first that shows one
-    with another role of the controller's (its answer): two lists."""
-    first, answer = [], []
-    frames = board.frames
-    leds = board.board.cell_leds
-    for t, cells in board.changes:
-        if not cells:
-            continue
-        before = None       # the last frame before the change
-        said = {}           # each changed cell's last role of the controller's before the change
-        seen = None
-        for ft, roles in frames:
-            if roles is None:
-                continue
-            if ft <= t:
-                before = roles
-                for c in cells:
-                    if roles[leds[c][0]] != TOUCH:
-                        said[c] = roles[leds[c][0]]
-                continue
-            if ft - t >= 2 * 10 ** 9:
-                break
-            if before is None:
-                break
-            if seen is None and any(roles[leds[c][0]] != before[leds[c][0]] for c in cells):
-                seen = ft - t
-                first.append(seen)
-            if any(roles[leds[c][0]] not in (TOUCH, said.get(c)) for c in cells):
-                answer.append(ft - t)
-                break
-    return first, answer
+    otherwise (TOUCH, hw/watch.py, or the controller's answer), and to the controller's answer:
+    two lists."""
+    seen = reactions(board)
+    return [r[2] for r in seen if r[2] is not None], [r[3] for r in seen if r[3] is not None]
 
 
 def play_game(board, variant, moves, seed):

@@ -40,6 +40,7 @@ package("sowlight_fw", files=[
     "hw/buttons.py",
     "hw/calibration.py",
     "hw/gpio.py",
+    "hw/guarded.py",
     "hw/hx711.py",
     "hw/leds.py",
     "hw/mux.py",

@@ -97,3 +97,18 @@ def archive_in_tmp(tmp_path, monkeypatch):
     path = str(tmp_path / "archive.sqlite3")
     monkeypatch.setenv("SOWLIGHT_DB", path)
     return path
+
+
+@pytest.fixture
+def fake_mp(monkeypatch):
+    """The fake machine and neopixel modules of tests/micropython/fakes, importable by name for
+    the test's duration: the fake machine."""
+    from fakeload import load_fake
+    monkeypatch.delitem(sys.modules, "machine", raising=False)
+    monkeypatch.delitem(sys.modules, "neopixel", raising=False)
+    machine = load_fake("machine", register=True)
+    load_fake("neopixel", register=True)
+    machine.world.reset()
+    yield machine
+    sys.modules.pop("machine", None)
+    sys.modules.pop("neopixel", None)

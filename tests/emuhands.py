@@ -17,6 +17,7 @@ import pytest
 
 import mancala
 from sowlight.board import view as boardview
+from sowlight.simulation.emuboard import reactions
 from sowlight.simulation.robot import Robot
 from sowlight_fw.colours import OFF, ROLE_NAMES, ERROR, DROP, RELAY, TAKE, DEST, NEED, TOUCH
 
@@ -150,38 +151,9 @@ def follow_strip(view, board):
 def unacknowledged(board, within_ns=10 ** 9):
     """The sensor changes on `board` (emulated ns, cells) whose cells the strip did not light TOUCH
     (hw/watch.py) before it showed the controller's answer on them, or within `within_ns` when no
-    answer came: a board whose timer does not watch its sensors gives every change.  Changes
-    older than the frames kept are left out."""
-    frames = [(t, roles) for t, roles in board.frames if roles is not None]
-    leds = board.board.cell_leds
-    out = []
-    for t, cells in board.changes:
-        if not cells or not frames or t < frames[0][0]:
-            continue
-        before = None
-        said = {}
-        touched = answered = False
-        for ft, roles in frames:
-            if ft <= t:
-                before = roles
-                for c in cells:
-                    if roles[leds[c][0]] != TOUCH:
-                        said[c] = roles[leds[c][0]]
-                continue
-            if ft - t > within_ns:
-                break
-            shows = [roles[leds[c][0]] for c in cells]
-            if TOUCH in shows:
-                touched = True
-                break
-            if any(r != said.get(c) for c, r in zip(cells, shows)):
-                answered = True
-                break
-        if before is not None and TOUCH in [before[leds[c][0]] for c in cells]:
-            touched = True              # still lit from a change just before
-        if not touched and (answered or board.now_ns - t > within_ns):
-            out.append((t, cells))
-    return out
+    answer came: a board whose timer does not watch its sensors gives every change."""
+    return [(t, cells) for t, cells, _first, answer, touched in reactions(board, within_ns)
+            if not touched and (answer is not None or board.now_ns - t > within_ns)]
 
 
 def play(conn, variant, options=None, moves=None, seed=1, pos=None, script=None):

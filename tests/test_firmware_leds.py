@@ -8,7 +8,7 @@ CircuitPython NeoPixel library on CPython, through Blinka's OS-agnostic board
 import json
 import sys
 from pathlib import Path
-from fakeload import FAKES, load_fake
+from fakeload import FAKES
 
 import pytest
 
@@ -25,19 +25,6 @@ def board(**leds):
     raw = json.loads((ROOT / "hardware" / "boards" / "2x6-stores.json").read_text())
     raw["leds"].update(leds)
     return config.check(raw)
-
-
-@pytest.fixture
-def fake_mp(monkeypatch):
-    """The fake machine and neopixel modules, importable by name for the test's duration."""
-    monkeypatch.delitem(sys.modules, "machine", raising=False)
-    monkeypatch.delitem(sys.modules, "neopixel", raising=False)
-    machine = load_fake("machine", register=True)
-    load_fake("neopixel", register=True)
-    machine.world.reset()
-    yield machine
-    sys.modules.pop("machine", None)
-    sys.modules.pop("neopixel", None)
 
 
 def test_colours_are_scaled_by_level_and_cap():

@@ -6,12 +6,10 @@ The strip is the real one on the fake neopixel (its frames decoded back to roles
 are the real adapters on the fake machine's pins and on the HX711s of tests/micropython/fakes/
 wiring.py; the timer is the one watch.start() asks `machine` for, fired by the test."""
 import json
-import sys
 import types
 from pathlib import Path
 from fakeload import load_fake
 
-import pytest
 
 from sowlight_fw import colours as C
 from sowlight_fw import config
@@ -20,18 +18,6 @@ from sowlight_fw.hw.leds import NeoPixelDriver, Strip, TOUCH_MS, scaled_palette
 
 ROOT = Path(__file__).resolve().parent.parent
 GPIO_PINS = list(range(0, 6)) + list(range(17, 23)) + [26, 27]
-
-
-@pytest.fixture
-def fake_mp(monkeypatch):
-    monkeypatch.delitem(sys.modules, "machine", raising=False)
-    monkeypatch.delitem(sys.modules, "neopixel", raising=False)
-    machine = load_fake("machine", register=True)
-    load_fake("neopixel", register=True)
-    machine.world.reset()
-    yield machine
-    sys.modules.pop("machine", None)
-    sys.modules.pop("neopixel", None)
 
 
 class Timers:
@@ -53,6 +39,18 @@ def gpio_board():
     return config.check(r)
 
 
+def watched(machine, b):
+    """The real strip and the config's sensors on the fake machine, watched: (strip, sensors,
+    the Watch, its timer's callback)."""
+    strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
+    s = sensors.make(b, machine)
+    timers = Timers()
+    w = watch.start(types.SimpleNamespace(Timer=timers), s, strip)
+    (mode, period, tick), = timers.made
+    assert mode == Timers.PERIODIC and period == watch.WATCH_MS
+    return strip, s, w, tick
+
+
 def shown(machine, b):
     """The roles per cell in the strip's last frame, decoded from its bytes."""
     pin, data = machine.world.bitstreams[-1]
@@ -67,12 +65,7 @@ def shown(machine, b):
 
 def test_a_changed_cell_shows_touch_at_once_until_the_controller_answers(fake_mp):
     b = gpio_board()
-    strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
-    s = sensors.make(b, fake_mp)
-    timers = Timers()
-    w = watch.start(types.SimpleNamespace(Timer=timers), s, strip)
-    (mode, period, tick), = timers.made
-    assert mode == Timers.PERIODIC and period == watch.WATCH_MS
+    strip, s, w, tick = watched(fake_mp, b)
     frame = bytearray(b.cells)
     frame[4] = C.PLAYER              # pit 4 may be lifted
     strip.show(frame, 255, 0)
@@ -99,11 +92,7 @@ def test_a_changed_cell_shows_touch_at_once_until_the_controller_answers(fake_mp
 
 def test_a_touch_with_no_answer_fades_and_sensorless_cells_are_never_touched(fake_mp):
     b = gpio_board()
-    strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
-    s = sensors.make(b, fake_mp)
-    timers = Timers()
-    w = watch.start(types.SimpleNamespace(Timer=timers), s, strip)
-    tick = timers.made[0][2]
+    strip, s, w, tick = watched(fake_mp, b)
     frame = bytearray(b.cells)
     frame[2] = C.HINT
     strip.show(frame, 255, 0)
@@ -124,11 +113,7 @@ def test_a_touch_with_no_answer_fades_and_sensorless_cells_are_never_touched(fak
 
 def test_a_tick_leaves_the_pins_to_a_scan_reading_them(fake_mp):
     b = gpio_board()
-    strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
-    s = sensors.make(b, fake_mp)
-    timers = Timers()
-    w = watch.start(types.SimpleNamespace(Timer=timers), s, strip)
-    tick = timers.made[0][2]
+    strip, s, w, tick = watched(fake_mp, b)
     tick()
     fake_mp.world.levels[GPIO_PINS[0]] = 0
     s.busy = True                                           # the tick came between two bytecodes of a read
@@ -168,13 +153,9 @@ def test_hx711_cells_are_touched_by_half_a_seed_in_a_new_conversion(fake_mp):
     r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
     b = config.check(r)
     sim = load_fake("wiring").wire(b, fake_mp)
-    strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
-    s = sensors.make(b, fake_mp)
     readings = [1000 + 500 * 4] * 14
     sim.convert(readings)
-    timers = Timers()
-    watch.start(types.SimpleNamespace(Timer=timers), s, strip)
-    tick = timers.made[0][2]
+    strip, s, _w, tick = watched(fake_mp, b)
     values = [None] * b.cells
     assert tick() == 0                                      # the first look: what is at rest
     assert s.read(values)[3] == 4                           # the scan takes the conversion the tick took

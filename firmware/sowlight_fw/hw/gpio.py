@@ -1,8 +1,9 @@
 """GpioOccupancy: a digital sensor per cell, a comparator module or a reed switch (sensors.py has
 the interface)."""
+from .guarded import Guarded
 
 
-class GpioOccupancy:
+class GpioOccupancy(Guarded):
     kind = "occupancy"
 
     def __init__(self, board, machine):
@@ -21,18 +22,13 @@ class GpioOccupancy:
             else:
                 self.pins.append(Pin(p, Pin.IN, pull))
         self.raw = [0] * self.cells
-        self.busy = False           # the pins are being read (watch.py's peek leaves them alone)
         self.moved = [0 if p is not None else -1 for p in self.pins]    # (watch.py) any change
 
-    def read_raw(self, raw):
-        self.busy = True
-        try:                            # (an exception must not leave the watch locked out)
-            for c in range(self.cells):
-                p = self.pins[c]
-                raw[c] = p.value() if p is not None else 0
-            return raw
-        finally:
-            self.busy = False
+    def _read_raw(self, raw):
+        for c in range(self.cells):
+            p = self.pins[c]
+            raw[c] = p.value() if p is not None else 0
+        return raw
 
     def peek(self, out):
         """The pins into `out`, for watch.py's look between scans.  False while a scan reads."""

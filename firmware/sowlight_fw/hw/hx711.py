@@ -11,11 +11,12 @@ except ImportError:  # CPython
         return x
 
 from .calibration import DEFAULT_COUNTS_PER_SEED, calibration
+from .guarded import Guarded
 
 _UNKNOWN = const(-1)   # (sensors.UNKNOWN)
 
 
-class HX711Bank:
+class HX711Bank(Guarded):
     kind = "counting"
 
     def __init__(self, board, machine):
@@ -33,7 +34,6 @@ class HX711Bank:
         self.offset = calibration(board, "offset", 0)
         self.per_seed = calibration(board, "counts_per_seed", DEFAULT_COUNTS_PER_SEED)
         self.raw = [0] * self.cells
-        self.busy = False         # the pins are being read (watch.py's peek leaves them alone)
         self.fresh = False        # self.raw holds a conversion peek() took that read() has not
         # (watch.py) half a seed's weight is a touch; -1: a cell without a sensor
         self.moved = [int(abs(self.per_seed[c]) // 2) if self.douts[c] is not None else -1
@@ -46,17 +46,10 @@ class HX711Bank:
                 return False
         return True
 
-    def read_raw(self, raw):
+    def _read_raw(self, raw):
         """Clock out one 24-bit reading from every HX711 at once; None if they are not all ready."""
         if not self.ready():
             return None
-        self.busy = True
-        try:                                # (an exception must not leave the watch locked out)
-            return self._clock_out(raw)
-        finally:
-            self.busy = False
-
-    def _clock_out(self, raw):
         douts = self.douts
         n = self.cells
         for c in range(n):

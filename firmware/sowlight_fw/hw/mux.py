@@ -22,11 +22,12 @@ except ImportError:  # CPython
         return x
 
 from .calibration import DEFAULT_EMPTY, DEFAULT_COVERED, calibration
+from .guarded import Guarded
 
 _UNKNOWN = const(-1)   # (sensors.UNKNOWN)
 
 
-class MuxOccupancy:
+class MuxOccupancy(Guarded):
     kind = "occupancy"
 
     def __init__(self, board, machine, settle_us=20, jump=0.35):
@@ -47,7 +48,6 @@ class MuxOccupancy:
         self.empty = calibration(board, "empty", DEFAULT_EMPTY)
         self.covered = calibration(board, "covered", DEFAULT_COVERED)
         self.set_levels(board.threshold, board.hysteresis, jump)
-        self.busy = False           # the pins are being read (watch.py's peek leaves them alone)
         self.state = bytearray(self.cells)
         self.prev = [None] * self.cells
         self._on = [0] * self.cells
@@ -115,15 +115,8 @@ class MuxOccupancy:
             if s is not None:
                 out[c] = self._channel(s[0], s[1])
 
-    def read_raw(self, raw):
-        """One reading (0..65535) per sensed cell; with an emitter pin, lit minus dark."""
-        self.busy = True
-        try:                            # (an exception must not leave the watch locked out)
-            return self._read_raw(raw)
-        finally:
-            self.busy = False
-
     def _read_raw(self, raw):
+        """One reading (0..65535) per sensed cell; with an emitter pin, lit minus dark."""
         if self.emitter is None:
             self._pass(raw)
             return raw

@@ -5,6 +5,7 @@
                                     # (load cells), -1 when unsure (a hand, a jumping reading),
                                     # None for a cell with no sensor
     sensors.read_raw(raw)           # the readings themselves (self-test, calibration)
+    sensors.peek(out)               # a quick look between scans (hw/watch.py); `moved`: a touch's step
 
 Three kinds (docs/config.md, `sensors`):
 

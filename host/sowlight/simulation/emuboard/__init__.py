@@ -336,6 +336,45 @@ class FrameDecoder:
         return None, None
 
 
+def reactions(board, within_ns=2 * 10 ** 9):
+    """What the strip of an emulated `board` showed after each change of its sensors' inputs:
+    (emulated ns of the change, the changed cells, ns to the first frame that shows one of them
+    otherwise, ns to the first that shows one with another role of the controller's -- its
+    answer, not the strip's own TOUCH (hw/watch.py) -- and whether a changed cell showed TOUCH
+    before that answer, or at the change).  A time is None when no such frame came within
+    `within_ns`; changes older than the frames kept are left out."""
+    from sowlight_fw.colours import TOUCH
+    frames = [(t, roles) for t, roles in board.frames if roles is not None]
+    leds = board.board.cell_leds
+    out = []
+    for t, cells in board.changes:
+        if not cells or not frames or t < frames[0][0]:
+            continue
+        before = None       # the last frame before the change
+        said = {}           # each changed cell's last role of the controller's before it
+        first = answer = None
+        touched = False
+        for ft, roles in frames:
+            shows = [roles[leds[c][0]] for c in cells]
+            if ft <= t:
+                before = shows
+                for c, r in zip(cells, shows):
+                    if r != TOUCH:
+                        said[c] = r
+                continue
+            if ft - t > within_ns or before is None:
+                break
+            if first is None and shows != before:
+                first = ft - t
+            touched = touched or TOUCH in shows
+            if any(r not in (TOUCH, said.get(c)) for c, r in zip(cells, shows)):
+                answer = ft - t
+                break
+        if before is not None:
+            out.append((t, cells, first, answer, touched or TOUCH in before))
+    return out
+
+
 # ----- the board -------------------------------------------------------------------------------------
 
 class EmuBoard(LocalBoard):
