@@ -41,7 +41,7 @@ def test_no_name_belongs_to_two_rows():
         assert owner.setdefault(n, e[0]) == e[0], "%r names both %s and %s" % (n, owner[n], e[0])
     for e in ENTRIES:
         assert by_id(e[0]) == e
-    assert by_id("Oware") is None and by_id("owar") is None
+    assert by_id("Oware") is None and by_id("owar") is None and by_id("oware|oware") is None
 
 
 def test_variant_infos_reads_the_catalog_once_for_many_names():
