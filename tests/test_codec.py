@@ -922,3 +922,25 @@ def test_a_move_message_whose_trace_is_step_tuples_is_written_as_lists_on_both_i
         "p = {'game': 1, 'ply': 1, 'player': 0, 'move': 2, 'name': 'C', 'pos': {'pits': [1], 'stores': [0, 0], 'to_move': 1}, 'trace': t}\n"
         "print(codec.encode(7, 'move', p).decode())\n").strip().splitlines()[-1]
     assert got.encode() + b"\n" == frame
+
+
+def test_a_trace_that_makes_a_step_again_is_written_whole_on_both_interpreters(micropython):
+    # The codec writes each distinct step of a frame once and reuses its text (a long trace
+    # meets the same shared Step tuples again and again): every occurrence is still written.
+    from mancala.trace import Step
+    steps = [Step("lift", 3, 2, -1), Step("drop", 4, 1, -1), Step("drop", 5, 1, -1), Step("drop", 4, 1, -1),
+             ("drop", 5, 1, -1), Step("take", 4, 2, -2), [1, ["x", 2]], Step("drop", 4, 1, -1)]
+    payload = {"game": 1, "ply": 1, "player": 0, "move": [3, "cn"], "name": "d4", "trace": steps,
+               "pos": {"pits": [1], "stores": [], "to_move": 1}}
+    frame = encode(9, "move", payload)
+    assert frame == encode(9, "move", dict(payload, trace=[list(s) for s in steps]))
+    assert json.loads(frame.decode().split(" ", 2)[2].rsplit(" ", 1)[0])["trace"][3:6] == [
+        ["drop", 4, 1, -1], ["drop", 5, 1, -1], ["take", 4, 2, -2]]
+    got = micropython.run(
+        "from mancala.trace import Step\nfrom sowlight_fw.link import codec\n"
+        "t = [Step('lift', 3, 2, -1), Step('drop', 4, 1, -1), Step('drop', 5, 1, -1), Step('drop', 4, 1, -1),\n"
+        "     ('drop', 5, 1, -1), Step('take', 4, 2, -2), [1, ['x', 2]], Step('drop', 4, 1, -1)]\n"
+        "p = {'game': 1, 'ply': 1, 'player': 0, 'move': [3, 'cn'], 'name': 'd4', 'trace': t,\n"
+        "     'pos': {'pits': [1], 'stores': [], 'to_move': 1}}\n"
+        "print(codec.encode(9, 'move', p).decode())\n").strip().splitlines()[-1]
+    assert got.encode() + b"\n" == frame

@@ -31,6 +31,19 @@ def test_every_catalog_name_resolves():
             assert mancala.variant_info(n)["id"] == e[0]
 
 
+def test_no_name_belongs_to_two_rows():
+    # catalog.by_id (the registry's look-up of an id as written) finds a row without reading
+    # the others: right only while no other row has the same name, normalized.
+    from mancala.catalog import ENTRIES, by_id
+    from mancala.registry import _names
+    owner = {}
+    for n, e in _names(ENTRIES):
+        assert owner.setdefault(n, e[0]) == e[0], "%r names both %s and %s" % (n, owner[n], e[0])
+    for e in ENTRIES:
+        assert by_id(e[0]) == e
+    assert by_id("Oware") is None and by_id("owar") is None and by_id("oware|oware") is None
+
+
 def test_variant_infos_reads_the_catalog_once_for_many_names():
     every = mancala.variant_infos()
     assert [i["id"] for i in every] == mancala.variants()

@@ -69,7 +69,27 @@ def _row(text):
             int(rows), int(per_row), int(f[6]), tuple(int(p) for p in f[7].split(",")), f[8])
 
 
-ENTRIES = tuple(_row(t) for t in _ROWS)
+def __getattr__(name):
+    # ENTRIES is built when it is read, not at import: a new game looks its id up with
+    # by_id(), which splits one row, where building every row's tuples took some 33 KB of
+    # a board's heap in the scan that starts the game.
+    if name == "ENTRIES":
+        return tuple(_row(t) for t in _ROWS)
+    raise AttributeError(name)
+
+
+def by_id(name):
+    """The entry whose id is `name` as written, from that row alone; None when no id is.
+    (No name or alias of one row is also one of another's, normalized: tests/test_engine.py
+    checks it, so a look-up by every name finds this same row.)"""
+    if "|" in name:
+        return None         # (no id holds one: a row would match on its first fields)
+    head = name + "|"
+    for t in _ROWS:
+        if t.startswith(head):
+            return _row(t)
+    return None
+
 
 # Entries whose sources record no rules at all: documented, never playable.
 NO_RULES = ("choro", "gabatta")

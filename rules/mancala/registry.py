@@ -2,7 +2,8 @@
 
 Only the chosen variant's module is imported (the board has little memory),
 and the catalog is read only while a name is looked up: its rows (some 10 KB
-on MicroPython) are not kept between look-ups.
+on MicroPython) are not kept between look-ups, and a name that is an id as
+written is found from its own row alone (catalog.by_id).
 """
 import sys
 
@@ -51,8 +52,12 @@ def entry(name):
     """The catalog row for a name or alias; UnknownVariantError lists close matches."""
     if not isinstance(name, str):
         raise UnknownVariantError("a variant is named by a string, not %r" % (name,))
+    catalog = _catalog()
+    e = catalog.by_id(name)
+    if e is not None:
+        return e
     key = normalize(name)
-    entries = _catalog().ENTRIES
+    entries = catalog.ENTRIES
     for n, e in _names(entries):
         if n == key:
             return e

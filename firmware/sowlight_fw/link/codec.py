@@ -377,7 +377,7 @@ def _put(s, out):
         out.append(_escaped(s))      # (a quote, a backslash, a control or non-ASCII character)
 
 
-def _write(v, out, depth):
+def _write(v, out, depth, memo=None):
     t = type(v)
     if t is dict:
         if depth >= _MAX_DEPTH:
@@ -398,7 +398,7 @@ def _write(v, out, depth):
             elif tx is str:
                 _put(x, out)
             else:
-                _write(x, out, depth + 1)
+                _write(x, out, depth + 1, memo)
         out.append("}" if sep == "," else "{}")
     elif t is list or isinstance(v, tuple):
         if depth >= _MAX_DEPTH:
@@ -426,8 +426,22 @@ def _write(v, out, depth):
                 out.append(str(x))
             elif tx is str:
                 _put(x, out)
+            elif tx is not list and tx is not dict and isinstance(x, tuple) and _scalars(x):
+                # A trace's steps: one shared Step tuple per distinct step (moves.KNOWN), met
+                # again and again in a long trace.  Each one's text is made once a frame:
+                # a text per step took a 140-step `move` frame some 9 KB of a board's heap.
+                if memo is None:
+                    memo = {}
+                text = memo.get(x)
+                if text is None:
+                    mark = len(out)
+                    _write(x, out, depth + 1)
+                    text = out[mark] if len(out) == mark + 1 else "".join(out[mark:])
+                    del out[mark:]
+                    memo[x] = text
+                out.append(text)
             else:
-                _write(x, out, depth + 1)
+                _write(x, out, depth + 1, memo)
         out.append("]" if sep == "," else "[]")
     elif t is str:
         _put(v, out)
@@ -456,6 +470,15 @@ try:
         json.dumps([1, "a"], separators=_SEPARATORS) == '[1,"a"]'
 except TypeError:
     _C_LISTS = False
+
+
+def _scalars(v):
+    """Whether every item of `v` is an int or a str (a tuple that can key a dict)."""
+    for x in v:
+        tx = type(x)
+        if tx is not int and tx is not str:
+            return False
+    return True
 
 
 def dumps(payload):
@@ -493,7 +516,11 @@ def encode(seq, mtype, payload=None, check=True):
             _MAX_TYPE, _short_repr(mtype)))
     if check:
         validate(mtype, payload)
-    body = ("@%04x %s %s" % (seq, mtype, dumps(payload))).encode()
+    # The header is the first piece of the payload's text: the frame is copied whole twice
+    # (joined, encoded) and once more with its CRC, not also by a format around the payload.
+    out = ["@%04x %s " % (seq, mtype)]
+    _write(payload, out, 0)
+    body = "".join(out).encode()
     frame = body + b" %08x\n" % crc32(body)
     if len(frame) > MAX_FRAME:
         raise FrameError(TOO_LONG, "a '%s' frame of %d bytes is longer than the %d-byte limit" % (

@@ -315,7 +315,7 @@ def narrowed_catalog(text, keep):
 def _run_catalog(text):
     namespace = {}
     exec(compile(text, "catalog.py", "exec"), namespace)
-    return namespace["ENTRIES"]
+    return namespace["__getattr__"]("ENTRIES")     # (built when read: catalog.py)
 
 
 def _deps():
