@@ -290,8 +290,8 @@ def test_self_test_lights_every_led_and_reports_a_dead_sensor(fake):
 
 def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monkeypatch):
     # App.loop, what main() runs on a board: a scan every SCAN_MS, start to start (a long scan
-    # shortens the pause after it), the garbage collected between scans once they have allocated
-    # _GC_AFTER, for good; a service the menu asked for (a coroutine) is run in between; Ctrl-C
+    # shortens the pause after it), the garbage collected between scans after a long one
+    # (_GC_LONG_MS) or every _GC_EVERY, for good; a service the menu asked for (a coroutine) is run in between; Ctrl-C
     # (the pause raising KeyboardInterrupt, as sleep_ms does) ends it for main() to catch.
     a = make_app(fake)
     a.boot(0)
@@ -299,19 +299,13 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     pauses = []
     served = []
     collected = []
-    alloc = [30000]
     scan_ms = {3: 7, 5: 25}       # how long scans 3 and 5 take; the others 2 ms
 
     class GC:
-        # Each scan leaves 3000 bytes of garbage: the collection comes between scans, never in one.
-        @staticmethod
-        def mem_alloc():
-            return alloc[0]
-
+        # (No mem_alloc: on a board it walks the heap, almost a collection's time.)
         @staticmethod
         def collect():
             collected.append(a.loops)
-            alloc[0] = 30000
 
     step = a.step
 
@@ -319,14 +313,13 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
         assert now == clock[0]
         step(now)
         clock[0] += scan_ms.get(a.loops, 2)
-        alloc[0] += 3000
 
     def sleep_ms(ms):
         pauses.append((ms, a.loops))
         clock[0] += ms
         if len(pauses) == 3:
             a.controller.service_request = "self_test"
-        elif len(pauses) == 8:
+        elif len(pauses) == 17:
             raise KeyboardInterrupt
 
     async def service(which):
@@ -341,9 +334,11 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     with pytest.raises(KeyboardInterrupt):
         a.loop()
     s = fake.app.SCAN_MS
-    assert pauses == [(s - 2, 1), (s - 2, 2), (s - 7, 3), (s - 2, 4), (0, 5), (s - 2, 6), (s - 2, 7), (s - 2, 8)]
+    assert pauses == [(s - {3: 7, 5: 25}.get(n, 2) if n != 5 else 0, n) for n in range(1, 18)]
     assert served == [("self_test", 4)]
-    assert collected == [0, 3, 6]     # at the start, then after every 3 scans' 9000 bytes (8 KB: _GC_AFTER)
+    # At the start, after scan 5 (25 ms: long), and 10 scans on (_GC_EVERY): not after scan 3 (7 ms).
+    assert (fake.app._GC_LONG_MS, fake.app._GC_EVERY) == (8, 10)
+    assert collected == [0, 5, 15]
 
 
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):

@@ -32,12 +32,14 @@ from .ticks import SCAN_MS, ticks_ms, ticks_diff, sleep_ms, asyncio, pause
 
 VERSION = "0.1.0"
 SW = "sowlight-fw " + VERSION
-# The loop collects the garbage between scans once the scans since the last collection have
-# allocated this much: left to MicroPython, a collection comes when some scan finds the heap
-# full, inside it.  The peak heap is what stays live plus this much plus one scan's garbage:
-# 8 KB keeps that peak under the 64 KB budget (docs/firmware.md) at the cost of a collection
-# every few dozen scans, each in the pause between two of them.
-_GC_AFTER = 8192    # 8 KB
+# The loop collects the garbage between scans: left to MicroPython, a collection would come
+# when some scan finds the heap full, inside it.  It collects after a scan that took _GC_LONG_MS
+# or more (the scans that allocate much are the long ones: a link request, a move's end) and
+# otherwise every _GC_EVERY scans, so the heap holds what stays live plus a long scan's garbage
+# and a few short ones'.  It does not ask how much the scans allocated: on an RP2040,
+# gc.mem_alloc() walks the whole heap and takes almost as long as a collection (9 ms, 10).
+_GC_LONG_MS = 8
+_GC_EVERY = 10
 REPL_FLAG = "repl_once"
 
 
@@ -256,7 +258,7 @@ class App:
 
     def loop(self):
         """The loop as main() runs it on a board, for good: a scan every SCAN_MS, start to start;
-        between scans the garbage collected once they have allocated _GC_AFTER, and self-test or
+        between scans the garbage collected after a long scan or every _GC_EVERY, and self-test or
         calibration when the menu asks for one (coroutines: asyncio runs them).  Without asyncio
         otherwise, whose classes would take heap; run() is the same loop as a coroutine.
 
@@ -266,17 +268,18 @@ class App:
         if self.controller is None:
             self.boot()
         from .hw import watch
-        self.watch = watch.start(self.machine, self.sensors, self.strip)
+        self.watch = watch.start(self.machine, self.sensors, self.strip)   # (its module is small)
         gc.collect()
-        collected = gc.mem_alloc()      # what was in use after the last collection
+        since = 0                       # scans since the last collection
         while True:
             start = ticks_ms()
             self.step(start)
             if self.controller.service_request:
                 asyncio().run(self.service(self.controller.service_request))
-            if gc.mem_alloc() - collected >= _GC_AFTER:
-                gc.collect()            # (between scans, not in one: see _GC_AFTER)
-                collected = gc.mem_alloc()
+            since += 1
+            if since >= _GC_EVERY or ticks_diff(ticks_ms(), start) >= _GC_LONG_MS:
+                gc.collect()            # (between scans, not in one: see _GC_EVERY)
+                since = 0
             # The next scan starts SCAN_MS after this one did: the time a scan takes is not
             # added to the wait for the next one (a player's act is seen that much sooner).
             wait = SCAN_MS - ticks_diff(ticks_ms(), start)
