@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from mancala.catalog import ENTRIES
+from mancala.catalog import entries
+
+ENTRIES = entries()
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "variants"

@@ -319,7 +319,7 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
         clock[0] += ms
         if len(pauses) == 3:
             a.controller.service_request = "self_test"
-        elif len(pauses) == 17:
+        elif len(pauses) == 57:
             raise KeyboardInterrupt
 
     async def service(which):
@@ -334,11 +334,11 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     with pytest.raises(KeyboardInterrupt):
         a.loop()
     s = fake.app.SCAN_MS
-    assert pauses == [(s - {3: 7, 5: 25}.get(n, 2) if n != 5 else 0, n) for n in range(1, 18)]
+    assert pauses == [(s - {3: 7, 5: 25}.get(n, 2) if n != 5 else 0, n) for n in range(1, 58)]
     assert served == [("self_test", 4)]
-    # At the start, after scan 5 (25 ms: long), and 10 scans on (_GC_EVERY): not after scan 3 (7 ms).
-    assert (fake.app._GC_LONG_MS, fake.app._GC_EVERY) == (8, 10)
-    assert collected == [0, 5, 15]
+    # At the start, after scan 5 (25 ms: long), and 50 scans on (_GC_EVERY): not after scan 3 (7 ms).
+    assert (fake.app._GC_LONG_MS, fake.app._GC_EVERY) == (8, 50)
+    assert collected == [0, 5, 55]
 
 
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "rules"))
 
-from mancala.catalog import ENTRIES, NO_RULES  # noqa: E402
+from mancala.catalog import entries, NO_RULES  # noqa: E402
 
 OUT = ROOT / "docs" / "variants" / "README.md"
 
@@ -34,7 +34,7 @@ all are listed in [culin-boards.md](culin-boards.md).
 
 def render():
     rows = []
-    for ident, module, cls, title, aliases, nrows, per_row, stores, players, source in ENTRIES:
+    for ident, module, cls, title, aliases, nrows, per_row, stores, players, source in entries():
         board = "%d×%d%s" % (nrows, per_row, " + stores" if stores else "")
         if ident in NO_RULES:
             status = "no rules in the sources"

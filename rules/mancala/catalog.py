@@ -2,7 +2,7 @@
 
 The registry imports this table only while it resolves a name (see
 mancala.registry): the chosen variant's module is imported after that, and
-the table is not kept.  Each row of ENTRIES is
+the table is not kept.  Each row of entries() is
 
   (id, module, class, title, aliases, rows, pits_per_row, stores, players, source)
 
@@ -69,13 +69,11 @@ def _row(text):
             int(rows), int(per_row), int(f[6]), tuple(int(p) for p in f[7].split(",")), f[8])
 
 
-def __getattr__(name):
-    # ENTRIES is built when it is read, not at import: a new game looks its id up with
-    # by_id(), which splits one row, where building every row's tuples took some 33 KB of
-    # a board's heap in the scan that starts the game.
-    if name == "ENTRIES":
-        return tuple(_row(t) for t in _ROWS)
-    raise AttributeError(name)
+def entries():
+    """Every row, as a tuple each.  Built when asked for, not at import: a new game looks its
+    id up with by_id(), which splits one row, where building every row's tuples took some
+    33 KB of a board's heap in the scan that starts the game."""
+    return tuple(_row(t) for t in _ROWS)
 
 
 def by_id(name):

@@ -17,7 +17,7 @@ def variant_infos(names=None):
     """variant_info() of each name (default: every playable variant), in order, from one
     read of the catalog (a board asks for all of them at boot: one read instead of one
     a name).  An unknown name raises UnknownVariantError, as variant_info does."""
-    entries = _catalog().ENTRIES
+    entries = _catalog().entries()
     if names is None:
         return [_info(e) for e in entries if e[1] is not None]
     rows = {}

@@ -57,7 +57,7 @@ def entry(name):
     if e is not None:
         return e
     key = normalize(name)
-    entries = catalog.ENTRIES
+    entries = catalog.entries()
     for n, e in _names(entries):
         if n == key:
             return e
@@ -88,4 +88,4 @@ def Game(name, pits=None, stores=None, to_move=0, **options):
 
 def variants(include_unplayable=False):
     """The ids of the playable variants (with include_unplayable, every id in the catalog)."""
-    return [e[0] for e in _catalog().ENTRIES if include_unplayable or e[1] is not None]
+    return [e[0] for e in _catalog().entries() if include_unplayable or e[1] is not None]

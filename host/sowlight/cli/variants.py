@@ -3,7 +3,7 @@ import json
 import sys
 
 import mancala
-from mancala.catalog import ENTRIES
+from mancala.catalog import entries
 from mancala.registry import variant_class
 
 
@@ -25,7 +25,7 @@ def option_text(o):
 
 def run(args):
     rows = []
-    for e in ENTRIES:
+    for e in entries():
         info = mancala.variant_info(e[0])
         if args.playable and not info["playable"]:
             continue

@@ -253,7 +253,7 @@ def choose_variants(board, wanted=None):
 
 def _catalog_entries():
     from mancala import catalog
-    return catalog.ENTRIES
+    return catalog.entries()
 
 
 def variant_modules(variants):
@@ -315,7 +315,7 @@ def narrowed_catalog(text, keep):
 def _run_catalog(text):
     namespace = {}
     exec(compile(text, "catalog.py", "exec"), namespace)
-    return namespace["__getattr__"]("ENTRIES")     # (built when read: catalog.py)
+    return namespace["entries"]()
 
 
 def _deps():
