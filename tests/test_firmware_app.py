@@ -5,6 +5,7 @@ The hands move seeds on a simulated board; the simulated parts (the
 multiplexed ADC, the HX711s) turn them into readings; the app's own sensor,
 button, LED and journal code does the rest.
 """
+import itertools
 import json
 import re
 import sys
@@ -507,7 +508,8 @@ def test_a_game_is_played_with_a_timer_watching_the_sensors_between_scans(fake, 
     link = FakeLink()
     a = make_app(fake, name, link=link)
     c = a.boot(0)
-    a.watch = watch.start(fake.machine, a.sensors, a.strip)
+    clock = itertools.count(0, watch.WATCH_MS)     # a tick WATCH_MS after the one before
+    a.watch = watch.start(fake.machine, a.sensors, a.strip, clock=lambda: next(clock))
     assert len(ticks) == 1
     scan = a.scan
     frames = []

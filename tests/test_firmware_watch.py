@@ -5,6 +5,7 @@ controller's answer, which replaces it; a touch with no answer fades after TOUCH
 The strip is the real one on the fake neopixel (its frames decoded back to roles), the sensors
 are the real adapters on the fake machine's pins and on the HX711s of tests/micropython/fakes/
 wiring.py; the timer is the one watch.start() asks `machine` for, fired by the test."""
+import itertools
 import json
 import types
 from pathlib import Path
@@ -45,7 +46,8 @@ def watched(machine, b):
     strip = Strip(b, NeoPixelDriver(b.led_pin, b.led_count, b.led_order))
     s = sensors.make(b, machine)
     timers = Timers()
-    w = watch.start(types.SimpleNamespace(Timer=timers), s, strip)
+    clock = itertools.count(0, watch.WATCH_MS)          # a tick every WATCH_MS
+    w = watch.start(types.SimpleNamespace(Timer=timers), s, strip, clock=lambda: next(clock))
     (mode, period, tick), = timers.made
     assert mode == Timers.PERIODIC and period == watch.WATCH_MS
     return strip, s, w, tick
@@ -100,8 +102,8 @@ def test_a_touch_with_no_answer_fades_and_sensorless_cells_are_never_touched(fak
     fake_mp.world.levels[GPIO_PINS[2]] = 0                  # a hand passes over the hinted pit
     fake_mp.world.levels[GPIO_PINS[12]] = 0                 # and over a store
     assert tick() == 2
-    t = watch.ticks_ms()
-    assert [r for r in shown(fake_mp, b)] .count(C.TOUCH) == 2
+    t = w.last
+    assert [r for r in shown(fake_mp, b)].count(C.TOUCH) == 2
     strip.show(frame, 255, t + TOUCH_MS - 1)
     assert shown(fake_mp, b)[2] == C.TOUCH
     strip.show(frame, 255, t + TOUCH_MS)

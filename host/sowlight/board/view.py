@@ -143,7 +143,8 @@ class BoardView:
         self.proto = tuple(self.hello.get("proto") or (1, 0))
         self.state = lk.state      # the latest state snapshot
         self.lit = None            # {cell: (role, count)} from the latest `leds`
-        self.leds_seen = 0         # `leds` events taken: a new one means the LEDs changed
+        self.leds_seen = 0         # changes of the LEDs seen (a `leds` event, or a state that tells one first)
+        self._told = None          # the lit cells the board last told (`lit` may be what a strip shows)
         self.moves = []            # `move` events, in order
         self.mismatches = []       # `step` events with ev "mismatch"
         self.logs = []             # (level, msg) of `log` events
@@ -182,8 +183,14 @@ class BoardView:
     def take(self, kind, p):
         self.events += 1
         if kind == "leds":
-            self.lit = parse_lit(p["lit"])
-            self.leds_seen += 1
+            # Counted only if the LEDs changed: a `get_state` reply may have told this already
+            # (its event was still on its way), and hands waiting for the board's answer to
+            # their next act would take it for that answer.
+            lit = parse_lit(p["lit"])
+            if lit != self._told:
+                self._told = lit
+                self.lit = lit
+                self.leds_seen += 1
         elif kind == "state":
             self.state = p
             self._catch_up(p)
@@ -223,7 +230,8 @@ class BoardView:
             if isinstance(reply.get("lit"), list):
                 # (1.1) what the LEDs show now: a `leds` event lost on a noisy line is made good here
                 lit = parse_lit(reply["lit"])
-                if lit != self.lit:
+                if lit != self._told:
+                    self._told = lit
                     self.lit = lit
                     self.leds_seen += 1
             self._catch_up(reply)
@@ -299,7 +307,7 @@ class BoardView:
         makes the board show, and send, its LEDs again."""
         state = self.refresh()
         if "lit" in state:
-            self.lit = parse_lit(state["lit"])
+            self._told = self.lit = parse_lit(state["lit"])
             return state
         if self.lit is None and state.get("game") is not None and self.has_sim():
             seen = self.leds_seen
