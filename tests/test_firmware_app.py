@@ -7,7 +7,6 @@ button, LED and journal code does the rest.
 """
 import itertools
 import json
-import re
 import sys
 from pathlib import Path
 from fakeload import load_fake
