@@ -271,7 +271,7 @@ class App:
         if self.controller is None:
             self.boot()
         from .hw import watch
-        self.watch = watch.start(self.machine, self.sensors, self.strip)   # (its module is small)
+        self.watch = watch.start(self.machine, self.sensors, self.strip)   # (only a board's loop has one)
         gc.collect()
         since = 0                       # scans since the last collection
         while True:
