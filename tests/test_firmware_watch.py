@@ -28,8 +28,8 @@ class Timers:
     def __init__(self):
         self.made = []
 
-    def __call__(self, id=-1, mode=None, period=None, callback=None):
-        self.made.append((mode, period, callback))
+    def __call__(self, id=-1, mode=None, period=None, callback=None, hard=False):
+        self.made.append((mode, period, callback, hard))
         return types.SimpleNamespace(callback=callback)
 
 
@@ -48,8 +48,8 @@ def watched(machine, b):
     timers = Timers()
     clock = itertools.count(0, watch.WATCH_MS)          # a tick every WATCH_MS
     w = watch.start(types.SimpleNamespace(Timer=timers), s, strip, clock=lambda: next(clock))
-    (mode, period, tick), = timers.made
-    assert mode == Timers.PERIODIC and period == watch.WATCH_MS
+    (mode, period, tick, hard), = timers.made
+    assert mode == Timers.PERIODIC and period == watch.WATCH_MS and hard    # (in the interrupt)
     return strip, s, w, tick
 
 
@@ -113,15 +113,40 @@ def test_a_touch_with_no_answer_fades_and_sensorless_cells_are_never_touched(fak
     assert tick() == 1 and w.touches == 3
 
 
-def test_a_tick_leaves_the_pins_to_a_scan_reading_them(fake_mp):
+def test_a_tick_leaves_the_pins_to_a_scan_reading_them_and_the_scan_shows_what_it_read(fake_mp):
     b = gpio_board()
     strip, s, w, tick = watched(fake_mp, b)
+    strip.show(bytearray(b.cells), 255, 0)
     tick()
     fake_mp.world.levels[GPIO_PINS[0]] = 0
-    s.busy = True                                           # the tick came between two bytecodes of a read
+    s.busy = True                                           # the tick came in the middle of a read
     assert tick() == 0 and w.seen[0] == 1
     s.busy = False
-    assert tick() == 1 and w.seen[0] == 0
+    writes = strip.writes
+    values = [None] * b.cells
+    assert s.read(values)[0] == 1                           # the scan's read, once the tick is done
+    assert w.touches == 1 and strip.writes == writes + 1    # it showed the change itself
+    assert shown(fake_mp, b)[0] == C.TOUCH
+    assert tick() == 0                                      # and the next tick has nothing new
+    fake_mp.world.levels[GPIO_PINS[0]] = 1
+    assert tick() == 1 and w.seen[0] == 1
+
+
+def test_a_scan_on_multiplexed_sensors_hands_the_watch_its_emitters_on_pass(fake_mp):
+    r = json.loads((ROOT / "hardware" / "boards" / "2x6-stores.json").read_text())
+    b = config.check(r)
+    sim = load_fake("wiring").wire(b, fake_mp)
+    strip, s, w, tick = watched(fake_mp, b)
+    strip.show(bytearray(b.cells), 255, 0)
+    values = [None] * b.cells
+    s.read(values)                                          # the first look is the scan's: at rest
+    assert w.primed and w.touches == 0
+    sim.reflection[5] = sim.covered                         # seeds over pit 5
+    s.read(values)
+    assert w.touches == 1 and shown(fake_mp, b)[5] == C.TOUCH
+    assert tick() == 0 and w.touches == 1                   # the tick's pass reads what the scan's did
+    sim.reflection[5] = sim.empty
+    assert tick() == 1 and w.touches == 2
 
 
 def test_a_touch_that_comes_while_a_frame_is_painted_is_written_with_it(fake_mp):

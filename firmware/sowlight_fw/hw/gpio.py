@@ -37,8 +37,8 @@ class GpioOccupancy(Guarded):
         self.read_raw(out)
         return True
 
-    def read(self, values):
-        raw = self.read_raw(self.raw)
+    def _read(self, values):
+        raw = self.looked = self._read_raw(self.raw)
         on = 0 if self.active_low else 1
         for c in range(self.cells):
             values[c] = None if self.pins[c] is None else (1 if raw[c] == on else 0)

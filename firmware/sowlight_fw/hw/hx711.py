@@ -88,12 +88,12 @@ class HX711Bank(Guarded):
             out[c] = raw[c]
         return True
 
-    def read(self, values):
-        if self.fresh:                      # the conversion peek() took
+    def _read(self, values):
+        if self.fresh:                      # the conversion peek() took (and the watch saw)
             self.fresh = False
             raw = self.raw
         else:
-            raw = self.read_raw(self.raw)
+            raw = self.looked = self._read_raw(self.raw)
         if raw is None:
             return None                      # a conversion is not ready yet: keep the last values
         for c in range(self.cells):

@@ -13,8 +13,8 @@ A touched cell shows TOUCH from the moment the sensors see it change, until the
 controller's frame gives it another role (its answer, after the debounce) or
 TOUCH_MS pass with nothing new: a player sees at once that the board felt the
 hand, though the answer takes the debounce.  touch() may come between two
-bytecodes of show() (a timer's callback): it then only marks the cell, and
-show() paints it before it writes.
+bytecodes of show() (a timer's interrupt): it then only marks the cell, and
+show() paints it before it writes.  Nothing on touch()'s way allocates.
 
 Two drivers, one small interface (palette, paint, flush):
 - NeoPixelDriver: MicroPython's `neopixel` module (micropython-lib; firmware/
@@ -165,17 +165,19 @@ class Strip:
 
     def light(self, leds, role, level=255):
         """Light only the given LED indices with one role (self-test, error pattern)."""
+        self._busy = True             # (a touch now would be painted over the pattern)
         self._palette(level)
         d = self.driver
         for i in range(self.count):
             d.paint(i, OFF)
         for i in leds:
             d.paint(i, role)
-        d.flush()
-        self.writes += 1
         for c in range(self.cells):
             self._last[c] = _NONE
             self._under[c] = _NONE
+        d.flush()
+        self.writes += 1
+        self._busy = False
 
     def off(self):
         self.light((), OFF)

@@ -133,7 +133,8 @@ class MuxOccupancy(Guarded):
 
     def peek(self, out):
         """One pass with the emitters on into `out` (an array of ints), for watch.py: a quick
-        look between scans, the scans' own readings left as they are.  False while a scan reads."""
+        look between scans, the scans' own readings left as they are.  False while a scan reads
+        (it hands the watch its own emitters-on pass when it is done)."""
         if self.busy:
             return False
         self.busy = True
@@ -147,8 +148,10 @@ class MuxOccupancy(Guarded):
             self.busy = False
         return True
 
-    def read(self, values):
-        return self._states(self.read_raw(self.raw), values)
+    def _read(self, values):
+        raw = self._read_raw(self.raw)
+        self.looked = self._on if self.emitter is not None else raw     # (what peek() reads)
+        return self._states(raw, values)
 
     def _states(self, raw, values):
         for c in range(self.cells):

@@ -6,13 +6,17 @@ once it has held for the debounce (150 ms): a lift would show on the LEDs some
 every WATCH_MS.  A tick takes a quick look at the sensors (peek(): one pass with
 the emitters on; a new HX711 conversion, which the next scan then takes), and
 every cell whose reading has moved by more than its sensor's `moved` step since
-its last touch lights TOUCH at once (leds.Strip.touch).  The scans read the
-sensors as they would without it, and the controller's answer comes after the
-debounce, as before, and replaces the touch.
+its last touch lights TOUCH at once (leds.Strip.touch).  A scan's own read hands
+its readings of the same kind to saw() (guarded.py), so a change is not left
+waiting while the scan holds the sensors.  The controller's answer comes after
+the debounce, as before, and replaces the touch.
 
-The timer's callback is a soft one: it runs between two bytecodes of the scan
-(viper code, a collection or a strip write run to their end first).  While the
-scan itself reads the sensors (`busy`) a tick leaves them to it.
+The timer's callback is a hard one, run in the timer's interrupt: a collection,
+viper code or a long bytecode of the scan cannot hold it back.  So nothing on its
+way may allocate (the heap is locked in an interrupt): the readings go into
+arrays made here, the counts are small ints, and the strip's touch only writes
+bytes and small ints.  While a scan reads the sensors (`busy`) a tick leaves
+them to it.
 """
 from array import array
 
@@ -27,41 +31,39 @@ class Watch:
         self.sensors = sensors
         self.strip = strip
         self.cells = sensors.cells
-        self.seen = array("i", bytes(4 * self.cells))   # what the last look saw
+        self.seen = array("i", bytes(4 * self.cells))   # what the last tick's look saw
         self.base = array("i", bytes(4 * self.cells))   # each cell's reading at its last touch
         self.primed = False
         self.touches = 0
         self.fault = None         # the last exception a tick met (the app logs it), else None
-        self.last = clock() - WATCH_MS    # when the last look was
-
-    def rebase(self):
-        """The readings the last look saw are at rest: a touch is a move from them."""
-        for c in range(self.cells):
-            self.base[c] = self.seen[c]
-        self.primed = True
+        self.last = clock() - WATCH_MS    # when the last tick was
 
     def tick(self, _timer=None):
-        """One look at the sensors (a timer's callback).  The number of cells touched."""
+        """One look at the sensors (the timer's callback).  The number of cells touched."""
         try:
-            return self._look()
-        except Exception as e:      # (a soft callback's exception would be printed on the link)
+            now = self.clock()
+            if ticks_diff(now, self.last) < WATCH_MS // 2:
+                return 0        # ticks held back (interrupts off: a flash write) come in a burst
+            self.last = now
+            if not self.sensors.peek(self.seen):
+                return 0        # a scan is reading them, or no new conversion yet
+            return self.saw(self.seen, now)
+        except Exception as e:      # (an interrupt's exception would be printed on the link)
             self.fault = e
             return 0
 
-    def _look(self):
-        now = self.clock()
-        if ticks_diff(now, self.last) < WATCH_MS // 2:
-            return 0            # ticks held back by a collection come in a burst: one look is enough
-        self.last = now
-        s = self.sensors
-        raw = self.seen
-        if not s.peek(raw):
-            return 0            # a scan is reading them, or no new conversion yet
+    def saw(self, raw, now=None):
+        """`raw` is what the sensors read now (a tick's look, or a scan's read of the same kind):
+        light the cells that moved.  The number of cells touched."""
+        if now is None:
+            now = self.clock()
         base = self.base
-        moved = s.moved
         if not self.primed:
-            self.rebase()
+            for c in range(self.cells):
+                base[c] = raw[c]       # at rest: a touch is a move from here
+            self.primed = True
             return 0
+        moved = self.sensors.moved
         strip = self.strip
         n = 0
         for c in range(self.cells):
@@ -79,10 +81,21 @@ class Watch:
 
 
 def start(machine, sensors, strip, clock=ticks_ms):
-    """The sensors watched by a periodic timer from now on; None where `machine` has no Timer."""
+    """The sensors watched by a periodic timer from now on; None where `machine` has no Timer.
+
+    A port whose Timer has no hard callbacks gets a soft one (run between two bytecodes)."""
     Timer = getattr(machine, "Timer", None)
     if Timer is None or not hasattr(sensors, "peek"):
         return None
     w = Watch(sensors, strip, clock)
-    w.timer = Timer(-1, mode=Timer.PERIODIC, period=WATCH_MS, callback=w.tick)
+    try:
+        import micropython
+        micropython.alloc_emergency_exception_buf(100)   # an interrupt's exception keeps its message
+    except (ImportError, AttributeError):
+        pass
+    try:
+        w.timer = Timer(-1, mode=Timer.PERIODIC, period=WATCH_MS, callback=w.tick, hard=True)
+    except TypeError:
+        w.timer = Timer(-1, mode=Timer.PERIODIC, period=WATCH_MS, callback=w.tick)
+    sensors.watcher = w.saw
     return w
