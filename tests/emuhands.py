@@ -87,21 +87,24 @@ class StripView(boardview.BoardView):
             d["seen"] = None
         d["said"] = value
 
-    def _shown(self, said, wait=5.0):
+    def _shown(self, said, wait_ns=10 ** 9, wall=60.0):
         board = self.strip_board
         seen = self.__dict__.get("seen")
         if seen is not None and seen[0] == board.led_frames:
             return seen[1]
-        end = time.monotonic() + wait
+        # The strip is given `wait_ns` of the board's own (emulated) time to show what was said,
+        # however slowly the emulator runs on a loaded machine; `wall` only guards a stopped one.
+        end = time.monotonic() + wall
         after = self.__dict__["said_at"] + _SCAN_NS
         out = {}
         while True:
             frames_n = board.led_frames
-            if board.now_ns >= after:
+            now = board.now_ns
+            if now >= after:
                 out = self._decode(said, after)
                 if all(c in out for c in said):
                     break
-            if time.monotonic() > end:
+            if now > after + wait_ns or time.monotonic() > end:
                 break           # (what the strip showed by then: the hands wait on the rest)
             time.sleep(0.005)
         self.__dict__["seen"] = (frames_n, out)

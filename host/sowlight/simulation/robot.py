@@ -273,6 +273,7 @@ class Robot:
         view = self.view
         state = view.look()
         start = self.acts + self.presses
+        quiet = False             # waited once for a board that lit nothing
         while state.get("phase") == "setup":
             if self.acts + self.presses - start > max_acts:
                 raise RobotError("the set-up does not end; the board shows %s" % self.shows())
@@ -290,6 +291,12 @@ class Robot:
                 c = remove[0]
                 k = self.count(c) - want[c] if want is not None else view.lit[c][1]
                 self._sim("remove", "take %d out of %s" % (max(k, 1), self.name(c)), cell=c, n=max(1, min(k, self.count(c))))
+            elif not view.lit and not quiet:
+                # Nothing lit yet: a board that counts lights the set-up once its first reading
+                # is in (a conversion after the game began).  Give it a moment before taking the
+                # dark board for one set out right.
+                quiet = True
+                view.wait_for(lambda: view.leds_seen != self._seen, min(self.patience, 2.0))
             elif not self._confirmed:
                 # Every pit shows right (a board that cannot count asks for confirm; one that
                 # counts starts by itself, when it sees a change): confirm, as a player does.
