@@ -88,7 +88,7 @@ def play_game(board, variant, moves, seed):
                 break
             robot.play_move()
             made += 1
-        return made
+        return made, dict(conn.link.stats)
     finally:
         conn.close()
 
@@ -115,7 +115,7 @@ def measure(label, image, config, variant, moves, seed, journal=None, profile=Fa
     t0 = time.monotonic()
     board.start(timeout=300)
     try:
-        made = play_game(board, variant, moves, seed)
+        made, link = play_game(board, variant, moves, seed)
         # Let the probe print once more, with the game's last scans in.
         end = board.now_ns + 6 * 10 ** 9
         while board.now_ns < end and board.running:
@@ -129,7 +129,8 @@ def measure(label, image, config, variant, moves, seed, journal=None, profile=Fa
                 "latency_ms": [x / 1e6 for x in (pct(lat, 50), pct(lat, 99), max(lat) if lat else None)
                                if x is not None], "latency_n": len(lat),
                 "answer_ms": [x / 1e6 for x in (pct(answer, 50), pct(answer, 99), max(answer) if answer else None)
-                              if x is not None], "answer_n": len(answer), "profile": prof}
+                              if x is not None], "answer_n": len(answer), "profile": prof,
+                "link": link}
     finally:
         board.stop(save=False)
 
@@ -253,6 +254,12 @@ def show(result, scale):
             result["answer_n"], latency(ans[0]), latency(ans[1]), latency(ans[2])))
         print("  the same less the %d ms debounce (the firmware's own reaction): p50 %s, p99 %s, max %s" % (
             d, ms((ans[0] - d) * 1000), ms((ans[1] - d) * 1000), ms((ans[2] - d) * 1000)))
+    link = result.get("link")
+    if link:
+        # The laptop's clock runs while the emulator is slower than a Pico: a request it sends
+        # again after a timeout is one more the board answers (and more garbage in its heap).
+        print("  link                     %d requests; sent again after a timeout %d, after a damaged reply %d" % (
+            link.get("requests", 0), link.get("resent_timeout", 0), link.get("resent_damaged", 0)))
     prof = result.get("profile")
     if prof:
         print("  parts of the scans (bench/emu_profile.py; total / longest / calls):")

@@ -336,9 +336,9 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     s = fake.app.SCAN_MS
     assert pauses == [(s - {3: 7, 5: 25}.get(n, 2) if n != 5 else 0, n) for n in range(1, 58)]
     assert served == [("self_test", 4)]
-    # At the start, after scan 5 (25 ms: long), and 50 scans on (_GC_EVERY): not after scan 3 (7 ms).
-    assert (fake.app._GC_LONG_MS, fake.app._GC_EVERY) == (8, 50)
-    assert collected == [0, 5, 55]
+    # At the start, after scan 5 (25 ms: long), and every 10 scans on (_GC_EVERY): not after scan 3 (7 ms).
+    assert (fake.app._GC_LONG_MS, fake.app._GC_EVERY) == (8, 10)
+    assert collected == [0, 5, 15, 25, 35, 45, 55]
 
 
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):

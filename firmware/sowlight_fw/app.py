@@ -35,14 +35,13 @@ SW = "sowlight-fw " + VERSION
 # The loop collects the garbage between scans: left to MicroPython, a collection would come
 # when some scan finds the heap full, inside it.  It collects after a scan that took _GC_LONG_MS
 # or more (the scans that allocate much are the long ones: a link request, a move's end) and
-# otherwise every _GC_EVERY scans (a second: a short scan leaves 70-200 bytes), so the heap
-# holds what stays live plus a long scan's garbage and some 10 KB (15 ms and 25 scans: Oware's
-# peak 77 KB, not 65).  A collection takes 10 ms, in which
-# the sensors' watch (hw/watch.py) waits: rarer ones leave fewer touches late.  It does not ask
-# how much the scans allocated: on an RP2040, gc.mem_alloc() walks the whole heap and takes
-# almost as long as a collection (9 ms).
+# otherwise every _GC_EVERY scans (a short scan leaves 70-200 bytes), so the heap holds what
+# stays live, a long scan's garbage and a KB or two.  A collection takes some 10 ms between
+# scans; the sensors' watch (hw/watch.py) runs in an interrupt, which a collection does not
+# hold back.  The loop does not ask how much the scans allocated: on an RP2040,
+# gc.mem_alloc() walks the whole heap and takes almost as long as a collection (9 ms).
 _GC_LONG_MS = 8
-_GC_EVERY = 50
+_GC_EVERY = 10
 REPL_FLAG = "repl_once"
 
 
