@@ -344,3 +344,78 @@ board = config.check(json.load(open("/boards/2x6-stores.json")))
                  timeout=300)
     history = least("g = mancala.Game('oware')\nfor m in %r:\n    g.play(m)\n" % moves)
     assert history > 1024 and game - history < 10 * 1024, (game, history)
+
+
+def test_the_watchs_tick_allocates_nothing_as_in_an_interrupt(micropython):
+    # On a board the tick runs in the timer's interrupt, where the heap is locked: any
+    # allocation on its way would fail there.  Here it runs with the heap locked too, for each
+    # sensor kind, the touch written to the strip (the fake strip's write, which copies the
+    # frame, is left out: the neopixel module's own write allocates nothing).
+    out = vm(micropython, """
+import json, micropython
+import machine
+from array import array
+from sowlight_fw import config
+from sowlight_fw.hw import sensors, watch
+from sowlight_fw.hw.leds import Strip, NeoPixelDriver
+import wiring
+
+class Timers:
+    PERIODIC = 1
+    def __init__(self, *args, **kw):
+        self.kw = kw
+
+def watched(b):
+    driver = NeoPixelDriver(b.led_pin, b.led_count, b.led_order)
+    written = array("i", [0])
+    def write():
+        written[0] += 1
+    driver.np.write = write
+    strip = Strip(b, driver)
+    strip.show(bytearray(b.cells), 255, 0)
+    s = sensors.make(b, machine)
+    clock = array("i", [0])
+    def now():
+        clock[0] += watch.WATCH_MS
+        return clock[0]
+    m = type("M", (), {"Timer": Timers})
+    w = watch.start(m, s, strip, clock=now)
+    return w, s, written
+
+def locked_tick(w):
+    micropython.heap_lock()
+    try:
+        n = w.tick()
+    finally:
+        micropython.heap_unlock()
+    return n
+
+results = []
+raw = json.load(open("/boards/2x6-stores.json"))
+b = config.check(raw)
+room = wiring.wire(b, machine)
+w, s, written = watched(b)
+w.tick()
+w.tick()
+room.reflection[3] = room.covered
+before = written[0]
+results.append(["mux", locked_tick(w), repr(w.fault), written[0] - before, w.timer.kw.get("hard")])
+
+rh = json.load(open("/examples/2x6-stores-hx711.json"))
+rh["calibration"] = {"offset": [100] * 14, "counts_per_seed": [500] * 14}
+bh = config.check(rh)
+sim = wiring.wire(bh, machine)
+w, s, written = watched(bh)
+readings = [100 + 500 * 4] * 14
+sim.convert(readings)
+w.tick()
+s.read([0] * 14)            # the scan takes the conversion the tick clocked out
+readings[5] -= 500
+sim.convert(readings)
+before = written[0]
+results.append(["hx711", locked_tick(w), repr(w.fault), written[0] - before, None])
+print(json.dumps(results))
+""")
+    mux, hx = last_json(out)
+    assert mux == ["mux", 1, "None", 1, True]
+    assert hx == ["hx711", 1, "None", 1, None]

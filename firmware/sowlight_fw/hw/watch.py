@@ -88,6 +88,10 @@ def start(machine, sensors, strip, clock=ticks_ms):
     if Timer is None or not hasattr(sensors, "peek"):
         return None
     w = Watch(sensors, strip, clock)
+    # Every attribute a tick writes exists before the timer starts: a new one would grow the
+    # object's dict, which an interrupt cannot (`busy` is otherwise first set by a scan's read).
+    sensors.busy = False
+    sensors.watcher = w.saw
     try:
         import micropython
         micropython.alloc_emergency_exception_buf(100)   # an interrupt's exception keeps its message
@@ -97,5 +101,4 @@ def start(machine, sensors, strip, clock=ticks_ms):
         w.timer = Timer(-1, mode=Timer.PERIODIC, period=WATCH_MS, callback=w.tick, hard=True)
     except TypeError:
         w.timer = Timer(-1, mode=Timer.PERIODIC, period=WATCH_MS, callback=w.tick)
-    sensors.watcher = w.saw
     return w

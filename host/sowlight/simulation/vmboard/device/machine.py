@@ -83,7 +83,8 @@ class Pin:
 
     def value(self, v=None):
         if v is None:
-            if self.mode in (Pin.OUT, Pin.OPEN_DRAIN) and self.id in world.outputs:
+            # (No tuple made here: a read allocates nothing, as the firmware's timer interrupt needs.)
+            if (self.mode == Pin.OUT or self.mode == Pin.OPEN_DRAIN) and self.id in world.outputs:
                 return world.outputs[self.id]
             f = world.inputs.get(self.id)
             if f is not None:
