@@ -12,8 +12,8 @@ config allowed.  A frame equal to the last one written is not written again
 A touched cell shows TOUCH from the moment the sensors see it change, until the
 controller's frame gives it another role (its answer, after the debounce) or
 TOUCH_MS pass with nothing new: a player sees at once that the board felt the
-hand, though the answer takes the debounce.  touch() may come between two
-bytecodes of show() (a timer's interrupt): it then only marks the cell, and
+hand, though the answer takes the debounce.  touch() may come at any moment
+of show() or light() (a timer's interrupt): it then only marks the cell, and
 show() paints it before it writes.  Nothing on touch()'s way allocates.
 
 Two drivers, one small interface (palette, paint, flush):
