@@ -196,4 +196,7 @@ def test_hx711_cells_are_touched_by_half_a_seed_in_a_new_conversion(fake_mp):
     readings[3] -= 500 + 200                                # a seed lifted out
     sim.convert(readings)
     assert tick() == 1 and shown(fake_mp, b)[3] == C.TOUCH
-    assert s.read(values)[3] == 3
+    readings[7] -= 500                                      # and another, before the scan came
+    sim.convert(readings)
+    assert tick() == 1 and shown(fake_mp, b)[7] == C.TOUCH  # (the tick does not wait for the scan)
+    assert s.read(values)[3] == 3 and values[7] == 3        # the scan takes the latest conversion

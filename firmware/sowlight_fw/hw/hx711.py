@@ -79,8 +79,10 @@ class HX711Bank(Guarded):
 
     def peek(self, out):
         """A new conversion, if one is ready, into `out` too, for watch.py's look between scans
-        (a reading is clocked out once: the next read() takes it).  False if none, or a scan reads."""
-        if self.busy or self.fresh or self.read_raw(self.raw) is None:
+        (a reading is clocked out once: the next read() takes the latest one a peek took, and an
+        HX711 starts its next conversion only once the last is clocked out, so a peek does not
+        wait for the scan).  False if none is ready, or a scan reads."""
+        if self.busy or self.read_raw(self.raw) is None:
             return False
         self.fresh = True
         raw = self.raw
