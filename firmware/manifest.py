@@ -42,6 +42,7 @@ package("sowlight_fw", files=[
     "hw/gpio.py",
     "hw/guarded.py",
     "hw/hx711.py",
+    "hw/hx711rp2.py",
     "hw/leds.py",
     "hw/mux.py",
     "hw/muxrp2.py",

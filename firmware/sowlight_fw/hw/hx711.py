@@ -39,8 +39,23 @@ class HX711Bank(Guarded):
         self.moved = [int(abs(self.per_seed[c]) // 2) if self.douts[c] is not None else -1
                       for c in range(self.cells)]
         self.unsure = 0.3     # a weight further than this from a whole number of seeds is not a count
+        self._rp2 = None
+        if _registers_usable(board):
+            # The RP2040's registers, from viper code (hx711rp2.py): the readings go into an array.
+            from array import array
+            from . import hx711rp2
+            self._rp2 = hx711rp2
+            self._pins = array("i", [-1 if p is None else p for p in board.cell_sensors])
+            self._mask = 0
+            for p in board.cell_sensors:
+                if p is not None:
+                    self._mask |= 1 << p
+            self._sck_mask = 1 << board.hx711_sck
+            self.raw = array("i", bytes(4 * self.cells))
 
     def ready(self):
+        if self._rp2 is not None:
+            return self._rp2.ready(self._mask) == 1
         for d in self.douts:
             if d is not None and d.value():
                 return False
@@ -50,6 +65,16 @@ class HX711Bank(Guarded):
         """Clock out one 24-bit reading from every HX711 at once; None if they are not all ready."""
         if not self.ready():
             return None
+        if self._rp2 is not None:
+            out = self.raw if type(raw) is list else raw   # (a caller's list: self-test, calibration)
+            m = self.machine
+            irq = m.disable_irq()       # (some 40 us: no clock pulse may be stretched to 60 us)
+            self._rp2.read_bits(self._pins, out, self.cells, self._sck_mask, 24 + self.extra)
+            m.enable_irq(irq)
+            if out is not raw:
+                for c in range(self.cells):
+                    raw[c] = out[c]
+            return raw
         douts = self.douts
         n = self.cells
         for c in range(n):
@@ -112,3 +137,11 @@ class HX711Bank(Guarded):
 
     def power_down(self):
         self.sck.value(1)     # held high over 60 us: every HX711 sleeps
+
+
+def _registers_usable(board):
+    import sys
+    if sys.platform != "rp2":
+        return False
+    pins = [p for p in board.cell_sensors if p is not None] + [board.hx711_sck]
+    return all(0 <= p < 30 for p in pins)
