@@ -243,6 +243,25 @@ def test_a_repeated_journal_request_is_read_again_not_kept(fake):
     assert a.journal.next_game() == 3 and a.link.requests == 2 and a.link.replayed == 2
 
 
+def test_a_request_sent_again_before_the_board_read_it_is_answered_once(fake):
+    # The host sent it again while the board was busy (a long scan): both copies come in one
+    # read.  The reply to the first goes out; the second would only be answered twice.
+    link = FakeLink()
+    a = make_app(fake, link=link)
+    c = a.boot(0)
+    c.new_game("oware")
+    link.host("hello", codec.hello(codec.HOST, "test 0"))
+    a.scan(20)
+    seq = link.host("journal_get", {"game": 1, "from": 0})
+    frame = bytes(link.waiting)
+    link.raw(frame)                                         # the same frame again, unread yet
+    a.scan(40)
+    assert len(link.replies(seq)) == 1 and a.link.crossed == 1 and a.link.replayed == 0
+    link.raw(frame)                                         # sent again later: its reply was lost
+    a.scan(60)
+    assert len(link.replies(seq)) == 2 and a.link.replayed == 1
+
+
 def test_a_full_journal_stops_nothing_and_catches_up_after_the_laptop_syncs(fake):
     st = MemoryStorage(capacity=2 * 4096)
     link = FakeLink()

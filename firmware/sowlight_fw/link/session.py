@@ -76,6 +76,9 @@ class BoardLink:
         # What happened, for the log, tests and `sowlight board info`.
         self.requests = 0        # requests handed to the app
         self.replayed = 0        # repeated requests answered with the remembered reply
+        self.crossed = 0         # repeats read in the poll that answered them (not answered twice)
+        self.polls = 0           # poll() calls, and the one in which `last` was answered:
+        self.last_poll = -1
         self.bad = 0             # damaged or refused lines
         self.answers = 0         # resync/error answers sent for them
         self.held_back = 0       # damaged lines left unanswered (before a hello, or too soon)
@@ -105,6 +108,7 @@ class BoardLink:
     def poll(self, handler, now):
         """Read what the host sent, act on it; returns the number of lines handled."""
         handled = 0
+        self.polls += 1
         for _ in range(_LONG_READS):
             try:
                 data = self.transport.read(self.read_most)
@@ -167,6 +171,12 @@ class BoardLink:
         if verdict == codec.DUPLICATE:
             last = self.last
             if last is not None and last[0] == m.seq:
+                if self.last_poll == self.polls:
+                    # Sent again while the board was busy, and read with the request itself:
+                    # the reply has just gone out.  A second one would only take heap and time
+                    # (a page of journal records: some 9 KB); were it lost, the host asks again.
+                    self.crossed += 1
+                    return
                 # A retransmission: its reply was lost.  Send it again, never act twice.
                 self.replayed += 1
                 if last[1] is None:              # a read: read again
@@ -234,6 +244,7 @@ class BoardLink:
             reply["re"] = seq
             self.send(mtype, reply)
         self.last = (seq, mtype, reply) if request is None else (seq, None, request)
+        self.last_poll = self.polls
 
     def send(self, mtype, payload):
         """Frame and write one message now; False (and `why`) when it cannot be framed or written."""
