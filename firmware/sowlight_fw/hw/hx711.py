@@ -11,7 +11,7 @@ except ImportError:  # CPython
         return x
 
 from .calibration import DEFAULT_COUNTS_PER_SEED, calibration
-from .guarded import Guarded
+from .guarded import Guarded, sio_usable
 
 _UNKNOWN = const(-1)   # (sensors.UNKNOWN)
 
@@ -40,16 +40,16 @@ class HX711Bank(Guarded):
                       for c in range(self.cells)]
         self.unsure = 0.3     # a weight further than this from a whole number of seeds is not a count
         self._rp2 = None
-        if _registers_usable(board):
+        used = [p for p in board.cell_sensors if p is not None]
+        if sio_usable(used + [board.hx711_sck]):
             # The RP2040's registers, from viper code (hx711rp2.py): the readings go into an array.
             from array import array
             from . import hx711rp2
             self._rp2 = hx711rp2
             self._pins = array("i", [-1 if p is None else p for p in board.cell_sensors])
             self._mask = 0
-            for p in board.cell_sensors:
-                if p is not None:
-                    self._mask |= 1 << p
+            for p in used:
+                self._mask |= 1 << p
             self._sck_mask = 1 << board.hx711_sck
             self.raw = array("i", bytes(4 * self.cells))
 
@@ -137,11 +137,3 @@ class HX711Bank(Guarded):
 
     def power_down(self):
         self.sck.value(1)     # held high over 60 us: every HX711 sleeps
-
-
-def _registers_usable(board):
-    import sys
-    if sys.platform != "rp2":
-        return False
-    pins = [p for p in board.cell_sensors if p is not None] + [board.hx711_sck]
-    return all(0 <= p < 30 for p in pins)

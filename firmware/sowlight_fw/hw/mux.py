@@ -22,7 +22,7 @@ except ImportError:  # CPython
         return x
 
 from .calibration import DEFAULT_EMPTY, DEFAULT_COVERED, calibration
-from .guarded import Guarded
+from .guarded import Guarded, sio_usable
 
 _UNKNOWN = const(-1)   # (sensors.UNKNOWN)
 
@@ -181,9 +181,6 @@ class MuxOccupancy(Guarded):
 
 
 def _registers_usable(board):
-    import sys
-    if sys.platform != "rp2":
-        return False
     pins = list(board.mux_select) + [en for _, en in board.mux_list if en is not None]
-    return (len(board.mux_select) == 4 and all(0 <= p < 30 for p in pins)
+    return (len(board.mux_select) == 4 and sio_usable(pins)
             and all(26 <= adc <= 29 for adc, _ in board.mux_list))

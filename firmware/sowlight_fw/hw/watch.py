@@ -88,10 +88,7 @@ def start(machine, sensors, strip, clock=ticks_ms):
     if Timer is None or not hasattr(sensors, "peek"):
         return None
     w = Watch(sensors, strip, clock)
-    # Every attribute a tick writes exists before the timer starts: a new one would grow the
-    # object's dict, which an interrupt cannot (`busy` is otherwise first set by a scan's read).
-    sensors.busy = False
-    sensors.watcher = w.saw
+    sensors.watched_by(w.saw)
     try:
         import micropython
         micropython.alloc_emergency_exception_buf(100)   # an interrupt's exception keeps its message

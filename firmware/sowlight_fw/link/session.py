@@ -77,8 +77,8 @@ class BoardLink:
         self.requests = 0        # requests handed to the app
         self.replayed = 0        # repeated requests answered with the remembered reply
         self.crossed = 0         # repeats read in the poll that answered them (not answered twice)
-        self.polls = 0           # poll() calls, and the one in which `last` was answered:
-        self.last_poll = -1
+        self.polls = 0           # poll() calls
+        self.last_poll = -1      # the poll() in which `last` was answered
         self.bad = 0             # damaged or refused lines
         self.answers = 0         # resync/error answers sent for them
         self.held_back = 0       # damaged lines left unanswered (before a hello, or too soon)

@@ -180,17 +180,19 @@ class BoardView:
         self.pump(settle)
         return True
 
+    def _told_lit(self, lit):
+        """The board told what it lights.  Counted as a change only if it is one: a `get_state`
+        reply may have told it before its `leds` event came, and hands waiting for the board's
+        answer to their next act would take the late event for that answer."""
+        if lit != self._told:
+            self._told = lit
+            self.lit = lit
+            self.leds_seen += 1
+
     def take(self, kind, p):
         self.events += 1
         if kind == "leds":
-            # Counted only if the LEDs changed: a `get_state` reply may have told this already
-            # (its event was still on its way), and hands waiting for the board's answer to
-            # their next act would take it for that answer.
-            lit = parse_lit(p["lit"])
-            if lit != self._told:
-                self._told = lit
-                self.lit = lit
-                self.leds_seen += 1
+            self._told_lit(parse_lit(p["lit"]))
         elif kind == "state":
             self.state = p
             self._catch_up(p)
@@ -229,11 +231,7 @@ class BoardView:
             self.state = reply
             if isinstance(reply.get("lit"), list):
                 # (1.1) what the LEDs show now: a `leds` event lost on a noisy line is made good here
-                lit = parse_lit(reply["lit"])
-                if lit != self._told:
-                    self._told = lit
-                    self.lit = lit
-                    self.leds_seen += 1
+                self._told_lit(parse_lit(reply["lit"]))
             self._catch_up(reply)
         return reply
 
