@@ -65,6 +65,9 @@ class FakeLink:
     def raw(self, data):
         self.waiting += data
 
+    def any(self):
+        return len(self.waiting)
+
     def read(self, n):
         data = bytes(self.waiting[:n])
         del self.waiting[:n]
@@ -245,6 +248,16 @@ def test_a_repeated_journal_request_is_read_again_not_kept(fake):
     first, again = link.replies(seq)
     assert first == again == ("ok", {"game": 2, "re": seq}) and a.link.last[1] == "ok"
     assert a.journal.next_game() == 3 and a.link.requests == 2 and a.link.replayed == 2
+    # The reply kept is the one sent, word for word, even when the board has moved on since.
+    seq = link.host("get_state")
+    frame = bytes(link.waiting)
+    a.scan(120)
+    c.new_game("oware")
+    link.raw(frame)
+    a.scan(140)
+    first, again = link.replies(seq)
+    assert first == again and first[0] == "state" and first[1]["variant"] == "kalah"
+    assert a.link.replayed == 3
 
 
 def test_a_full_journal_stops_nothing_and_catches_up_after_the_laptop_syncs(fake):
@@ -343,6 +356,50 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     # At the start, after scan 5 (25 ms: long), and every 10 scans on (_GC_EVERY): not after scan 3 (7 ms).
     assert (fake.app._GC_LONG_MS, fake.app._GC_EVERY) == (8, 10)
     assert collected == [0, 5, 15, 25, 35, 45, 55]
+
+
+def test_the_boards_loop_collects_before_a_scan_that_reads_a_request(fake, monkeypatch):
+    # A request's scan allocates most (its reply, the work it asks for): the loop collects
+    # between scans when the host has sent something, so that scan starts from what is live.
+    # Not twice in a row: after a collection, the next scan reads the request.
+    link = FakeLink()
+    a = make_app(fake, link=link)
+    a.boot(0)
+    link.host("hello", codec.hello(codec.HOST, "test"))
+    clock = [1000]
+    collected = []
+    seen = []                   # (scan, whether bytes waited when it began)
+
+    class GC:
+        @staticmethod
+        def collect():
+            collected.append(a.loops)
+
+    step = a.step
+
+    def timed_step(now):
+        seen.append((a.loops, len(link.waiting) > 0))
+        step(now)
+        clock[0] += 2
+
+    def sleep_ms(ms):
+        clock[0] += ms
+        if a.loops in (3, 4, 12):
+            link.host("get_state")
+        if a.loops == 20:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(fake.app, "sleep_ms", sleep_ms)
+    monkeypatch.setattr(fake.app, "ticks_ms", lambda: clock[0])
+    monkeypatch.setattr(fake.app, "gc", GC)
+    monkeypatch.setattr(a, "step", timed_step)
+    with pytest.raises(KeyboardInterrupt):
+        a.loop()
+    # At the start (the hello waits then, but a collection was just made), before the scans after
+    # 3, 4 and 12 (each reads a get_state), and every _GC_EVERY scans counted from the last one.
+    assert collected == [0, 3, 4, 12]
+    assert [n for n, waited in seen if waited] == [0, 3, 4, 12]
+    assert [t for t, p in link.sent].count("state") == 3
 
 
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):

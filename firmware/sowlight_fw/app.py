@@ -35,10 +35,11 @@ SW = "sowlight-fw " + VERSION
 # The loop collects the garbage between scans: left to MicroPython, a collection would come
 # when some scan finds the heap full, inside it.  It collects after a scan that took _GC_LONG_MS
 # or more (the scans that allocate much are the long ones: a link request, a move's end) and
-# otherwise every _GC_EVERY scans (a short scan leaves 70-200 bytes), so the heap holds what
-# stays live, a long scan's garbage and a KB or two.  A collection takes some 10 ms between
-# scans; the sensors' watch (hw/watch.py) runs in an interrupt, which a collection does not
-# hold back.  The loop does not ask how much the scans allocated: on an RP2040,
+# otherwise every _GC_EVERY scans (a short scan leaves 70-200 bytes), and before a scan that
+# will read what the host sent (a request's reply and the work it asks for are most of what a
+# scan allocates), so the heap holds what stays live, one scan's garbage and at most a KB or
+# two more.  A collection takes some 10 ms between scans; the sensors' watch (hw/watch.py)
+# runs in an interrupt, which a collection does not hold back.  The loop does not ask how much the scans allocated: on an RP2040,
 # gc.mem_alloc() walks the whole heap and takes almost as long as a collection (9 ms).
 _GC_LONG_MS = 8
 _GC_EVERY = 10
@@ -273,7 +274,11 @@ class App:
         self.watch = watch.start(self.machine, self.sensors, self.strip)   # (only a board's loop has one)
         gc.collect()
         since = 0                       # scans since the last collection
+        link = self.link
         while True:
+            if since and link is not None and link.waiting():
+                gc.collect()            # (a request's scan starts from what is live: see _GC_EVERY)
+                since = 0
             start = ticks_ms()
             self.step(start)
             if self.controller.service_request:

@@ -403,14 +403,17 @@ def _write(v, out, depth, memo=None):
     elif t is list or isinstance(v, tuple):
         if depth >= _MAX_DEPTH:
             raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
-        # A list of integers and plain ASCII words (pits, trace steps) is
-        # written by the C json module: its output for those is canonical on
-        # both CPython and MicroPython, and it is many times faster there.
-        # (A named tuple, a trace's Step, is made a plain one first: MicroPython's
-        # json writes a named tuple as its repr.)
+        # A list of integers and plain ASCII words (pits, trace steps), or of plain
+        # lists of them (the lit cells), is written by the C json module: its output
+        # for those is canonical on both CPython and MicroPython, and it is many times
+        # faster there and makes one string, not one a piece.  (A named tuple, a trace's
+        # Step, is made a plain one first: MicroPython's json writes a named tuple as
+        # its repr.)
         for x in v:
             tx = type(x)
             if tx is int or (tx is str and _is_plain(x)):
+                continue
+            if (tx is list or tx is tuple) and depth + 1 < _MAX_DEPTH and _scalars(x, True):
                 continue
             break
         else:
@@ -472,11 +475,12 @@ except TypeError:
     _C_LISTS = False
 
 
-def _scalars(v):
-    """Whether every item of `v` is an int or a str (a tuple that can key a dict)."""
+def _scalars(v, plain=False):
+    """Whether every item of `v` is an int or a str (a tuple that can key a dict); `plain`: a
+    str only if its JSON text is itself between quotes."""
     for x in v:
         tx = type(x)
-        if tx is not int and tx is not str:
+        if tx is not int and (tx is not str or (plain and not _is_plain(x))):
             return False
     return True
 
@@ -507,25 +511,55 @@ def encode(seq, mtype, payload=None, check=True):
     off only to build deliberately wrong frames in tests).  Raises FrameError
     for a bad seq, type or payload, or a frame longer than MAX_FRAME.
     """
-    if payload is None:
-        payload = {}
+    body, tail = pieces(seq, mtype, payload, check)
+    return (body if type(body) is bytes else body.encode()) + tail
+
+
+def pieces(seq, mtype, payload=None, check=True, text=None):
+    """The frame encode() makes, as two pieces to write one after the other: its text up to the
+    payload's end, and " CRC\n".  On MicroPython the text is a str, which its streams and
+    binascii take as they take bytes (a frame's text is ASCII): the board writes a frame without
+    two more copies of it (encoded, then joined with its CRC).  Elsewhere both are bytes.
+
+    `text`, instead of a payload: the payload's JSON text as an earlier frame had it (the text
+    after its header), e.g. a reply sent again under a new seq."""
     if type(seq) is not int or not 0 <= seq < SEQ_MOD:
         raise FrameError(MALFORMED, "seq must be an integer 0..65535, not %s" % _short_repr(seq))
     if not _type_ok(mtype):
         raise FrameError(MALFORMED, "message type must be 1-%d characters a-z or _, not %s" % (
             _MAX_TYPE, _short_repr(mtype)))
-    if check:
-        validate(mtype, payload)
-    # The header is the first piece of the payload's text: the frame is copied whole twice
-    # (joined, encoded) and once more with its CRC, not also by a format around the payload.
-    out = ["@%04x %s " % (seq, mtype)]
-    _write(payload, out, 0)
-    body = "".join(out).encode()
-    frame = body + b" %08x\n" % crc32(body)
-    if len(frame) > MAX_FRAME:
+    # The header is the first piece of the payload's text: the frame is copied whole once
+    # (joined), not also by a format around the payload.
+    head = "@%04x %s " % (seq, mtype)
+    if text is None:
+        if payload is None:
+            payload = {}
+        if check:
+            validate(mtype, payload)
+        out = [head]
+        _write(payload, out, 0)
+        body = "".join(out)
+    elif type(text) is str:
+        body = head + text
+    else:
+        body = head.encode() + text
+    if type(body) is str and not _STR_IS_BYTES:
+        body = body.encode()
+    n = len(body) + 10          # (" %08x\n")
+    if n > MAX_FRAME:
         raise FrameError(TOO_LONG, "a '%s' frame of %d bytes is longer than the %d-byte limit" % (
-            mtype, len(frame), MAX_FRAME))
-    return frame
+            mtype, n, MAX_FRAME))
+    return body, b" %08x\n" % crc32(body)
+
+
+def payload_text(body, mtype):
+    """The payload's text in the first piece pieces() gave for a frame of type `mtype`."""
+    return body[len(mtype) + 7:]        # (after "@0000 " and the type and a space)
+
+
+# MicroPython's str gives its bytes to whatever takes a buffer (a stream's write, binascii.crc32,
+# memoryview); CPython's does not.
+_STR_IS_BYTES = sys.implementation.name == "micropython"
 
 
 class Encoder:
@@ -539,10 +573,15 @@ class Encoder:
 
     def frame(self, mtype, payload=None):
         """The next frame; its seq is then in `self.seq` (to match replies' "re")."""
+        body, tail = self.pieces(mtype, payload)
+        return (body if type(body) is bytes else body.encode()) + tail
+
+    def pieces(self, mtype, payload=None, text=None):
+        """The next frame as codec.pieces() gives it (two pieces to write one after the other)."""
         seq = (self.seq + 1) % SEQ_MOD
-        data = encode(seq, mtype, payload, self.check)
+        out = pieces(seq, mtype, payload, self.check, text)
         self.seq = seq  # only a frame that was really made uses up a number
-        return data
+        return out
 
 
 def write_chunked(write, frame, size=CHUNK):
@@ -712,8 +751,11 @@ class Decoder:
         self._skip = False
 
     def feed(self, data):
-        """Decode `data` (bytes-like); return the list of Messages and BadFrames it completed."""
-        if type(data) is not bytes:
+        """Decode `data` (bytes-like, or a str as a board's link writes on MicroPython: pieces());
+        return the list of Messages and BadFrames it completed."""
+        if type(data) is str:
+            data = data.encode()
+        elif type(data) is not bytes:
             data = bytes(data)
         out = []
         limit = self.max_frame

@@ -20,7 +20,10 @@ answers damaged lines -- never before a compatible hello, at most once per
 dropped (the journal keeps the game) until the host speaks again.
 
 A transport has read(n) -> bytes (b"" or None when nothing waits; it never
-blocks) and write(data), which writes all of it (in pieces if it likes).
+blocks) and write(data), which writes all of it (in pieces if it likes), and
+may have any(), true when bytes wait to be read (as UART.any()).  On
+MicroPython `data` may be a str of ASCII (codec.pieces), which its streams,
+memoryview and binascii take as they take bytes.
 
 usb.py has the board's USB serial port as such a transport.
 """
@@ -70,8 +73,8 @@ class BoardLink:
         self.heard = None        # ticks of the last frame from the host (None: none yet)
         self.answered = None     # ticks of the last answer to a damaged line
         self.born = None         # ticks at start(): `up` in pongs counts from here
-        self.last = None         # (seq, type, payload) of the last reply to a request, or, for
-                                 # a request of REREAD, (seq, None, (type, payload)) of the request
+        self.last = None         # (seq, type, payload's text) of the last reply to a request, or,
+                                 # for a request of REREAD, (seq, None, (type, payload)) of the request
         self.why = None          # why the last send() failed
         # What happened, for the log, tests and `sowlight board info`.
         self.requests = 0        # requests handed to the app
@@ -130,6 +133,12 @@ class BoardLink:
                 return handled
         return handled
 
+    def waiting(self):
+        """Whether the host has sent something not read yet (False for a transport that cannot
+        tell: one without any(), which says it as UART.any() does)."""
+        any_ = getattr(self.transport, "any", None)
+        return any_ is not None and bool(any_())
+
     def event(self, mtype, payload, now):
         """Send an event (move, step, leds, log, state) if a host listens; True when sent."""
         if not self.listening(now):
@@ -182,7 +191,7 @@ class BoardLink:
                 if last[1] is None:              # a read: read again
                     self._reply(m.seq, self._handle(handler, last[2][0], last[2][1], now), last[2])
                 else:
-                    self.send(last[1], last[2])
+                    self._send(last[1], None, last[2])
             return
         if t == "pong" or t == "error":
             pass                     # answers to frames of ours: nothing to do
@@ -236,36 +245,52 @@ class BoardLink:
     def _reply(self, seq, reply, request=None):
         mtype = reply.pop("type")
         reply["re"] = seq
-        if not self.send(mtype, reply):
+        body = self._send(mtype, reply)
+        if body is None:
             # It could not be sent: an `internal` error instead.
             mtype = "error"
             reply = _error("internal", "the reply to this request could not be sent (%s)" % self.why)
             reply.pop("type")
             reply["re"] = seq
-            self.send(mtype, reply)
-        self.last = (seq, mtype, reply) if request is None else (seq, None, request)
+            body = self._send(mtype, reply)
+        # A reply is remembered as its text, which is shorter than its dict and is sent again
+        # as it is (under a new seq of ours), not encoded again.  One that could not be
+        # written at all is not remembered: the port is gone.
+        if request is not None:
+            self.last = (seq, None, request)
+        elif body is not None:
+            self.last = (seq, mtype, codec.payload_text(body, mtype))
+        else:
+            self.last = None
         self.last_poll = self.polls
 
     def send(self, mtype, payload):
         """Frame and write one message now; False (and `why`) when it cannot be framed or written."""
-        if mtype == "state" and "rx" not in payload:
+        return self._send(mtype, payload) is not None
+
+    def _send(self, mtype, payload, text=None):
+        """send(), or with `text` instead of a payload the payload's text as it went out before
+        (codec.pieces); returns the frame's first piece when it was written, else None."""
+        if text is None and mtype == "state" and "rx" not in payload:
             payload["rx"] = self.rx.last     # the last frame of the host's this state has seen
         try:
-            frame = self.encoder.frame(mtype, payload)
+            frame = self.encoder.pieces(mtype, payload, text)
         except codec.FrameError as e:
             if not (e.reason == codec.TOO_LONG and mtype == "move" and payload.get("trace") is not None):
                 self.why = e.msg
-                return False
+                return None
             # The protocol's way out for a move too long to frame: no trace (the host
             # recomputes it from the position and the move).
             payload = dict(payload)
             payload["trace"] = None
             try:
-                frame = self.encoder.frame(mtype, payload)
+                frame = self.encoder.pieces(mtype, payload)
             except codec.FrameError as e2:
                 self.why = e2.msg
-                return False
-        return self._write(frame)
+                return None
+        if self._write(frame[0]) and self._write(frame[1]):
+            return frame[0]
+        return None
 
     def _write(self, data):
         try:

@@ -33,7 +33,8 @@ class UsbTransport:
         if ctrl_c_off:
             self._kbd_off = _kbd_intr(-1)
 
-    def _waiting(self):
+    def any(self):
+        """Whether a byte waits to be read, as UART.any() says (no allocation on MicroPython)."""
         if self._ipoll is not None:
             for _ in self._ipoll(0):
                 return True
@@ -45,7 +46,7 @@ class UsbTransport:
         one = self._one
         n = min(n, len(buf))
         i = 0
-        while i < n and self._waiting():
+        while i < n and self.any():
             if self._readinto is not None:
                 if not self._readinto(one):
                     break
