@@ -156,6 +156,63 @@ def test_records_are_served_in_pages():
     assert e.value.code == "no_such_game"
 
 
+class ReadCounter(MemoryStorage):
+    """MemoryStorage that counts the bytes its reads hand out."""
+
+    def __init__(self):
+        MemoryStorage.__init__(self)
+        self.read_bytes = 0
+
+    def read(self, name, start=0):
+        data = MemoryStorage.read(self, name, start)
+        self.read_bytes += len(data)
+        return data
+
+
+def test_a_game_read_page_after_page_is_read_from_where_the_last_page_began():
+    # The laptop asks for a game's records from the ply after the last one it has, a move or two
+    # at a time during a game: each read starts at the last page's first record, not at the
+    # file's start, and gives what a read of the whole file gives.
+    records = game_records()
+    st = ReadCounter()
+    j = Journal(st)
+    j.open()
+    whole = []
+    at = -1
+    for r in records:
+        j.append(r)
+        page, more = j.records(1, at + 1, 50)
+        assert [x["ply"] for x in page] == [r["ply"]] and not more
+        whole += page
+        at = r["ply"]
+    assert whole == [strip(r) for r in records]
+    size = len(st.files[journal.file_name(1)])
+    assert st.read_bytes < 4 * size         # (from the start each time: the file's size times the moves)
+    # The same page again, and an earlier one: as read from the start.
+    again = Journal(st)
+    again.open()
+    assert j.records(1, at, 50) == again.records(1, at, 50) == ([strip(records[-1])], False)
+    assert j.records(1, 3, 5) == again.records(1, 3, 5)
+
+
+def test_a_game_file_rewritten_between_pages_is_read_again_from_its_start():
+    # A file the journal rewrote (a damaged record dropped at boot, a gap mended) no longer has
+    # the last page's first record where it was: the next page is read from the file's start.
+    records = game_records(seed=4)[:12]
+    st = MemoryStorage()
+    j = Journal(st)
+    j.open()
+    for r in records:
+        j.append(r)
+    assert [x["ply"] for x in j.records(1, 6, 2)[0]] == [6, 7]
+    name = journal.file_name(1)
+    data = bytes(st.files[name])
+    cut = sum(len(journal.written(r)) for r in records[:3])      # ply 3's record taken out
+    st.files[name] = bytearray(data[:cut] + data[cut + len(journal.written(records[3])):])
+    assert [x["ply"] for x in j.records(1, 6, 3)[0]] == [6, 7, 8]
+    assert [x["ply"] for x in j.records(1, 0, 100)[0]] == [0, 1, 2] + list(range(4, 12))
+
+
 def test_plies_must_follow_on():
     j = Journal(MemoryStorage())
     j.open()

@@ -1,7 +1,7 @@
 """Where the journal's files live: a tiny interface the journal uses, nothing more.
 
     names()               the files there
-    read(name)            a file's bytes
+    read(name, start=0)   a file's bytes (from offset `start` on)
     append(name, data)    add bytes at its end (creating it)
     replace(name, data)   make a file hold exactly `data`, all or nothing
     remove(name)
@@ -35,8 +35,11 @@ class FlashStorage:
     def names(self):
         return [n for n in os.listdir(self.root)]
 
-    def read(self, name):
+    def read(self, name, start=0):
+        """The file's bytes from offset `start` on."""
         with open(self._path(name), "rb") as f:
+            if start:
+                f.seek(start)
             return f.read()
 
     def size(self, name):
@@ -81,10 +84,10 @@ class MemoryStorage:
     def names(self):
         return list(self.files)
 
-    def read(self, name):
+    def read(self, name, start=0):
         if name not in self.files:
             raise OSError(2, "no such file: " + name)
-        return bytes(self.files[name])
+        return bytes(self.files[name][start:])
 
     def size(self, name):
         return len(self.files[name])

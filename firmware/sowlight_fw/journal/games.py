@@ -34,6 +34,12 @@ class Journal:
         self.games = {}          # game number -> GameInfo
         self.repaired = []       # what open() had to fix, for the log
         self.gaps = {}           # game -> plies no intact record holds (open() finds them, mend() fills them)
+        # (game, ply, offset) of the first record the last records() gave: the laptop reads a
+        # game on from there (each page from the ply after the last one it has), and a read
+        # from that offset leaves out the game's earlier records, which would otherwise all be
+        # read and checked again for every page, a move or two each (several KB of a board's
+        # heap late in a game).
+        self._at = None
 
     # ----- boot ------------------------------------------------------------------
 
@@ -198,11 +204,20 @@ class Journal:
         """(records, more): up to `most` records of `game` from ply `first`."""
         if game not in self.games:
             raise JournalError("no_such_game", "the journal has no game %d" % game)
-        data = self.storage.read(file_name(game))
+        name = file_name(game)
+        at = self._at
+        start = at[2] if at is not None and at[0] == game and at[1] <= first else 0
+        data = self.storage.read(name, start)
+        if start:
+            r = parse(data, 0)
+            if r is None or r[1] != game or r[2] != at[1]:
+                # The file was rewritten since (repaired, mended): read it whole.
+                start = 0
+                data = self.storage.read(name)
         out = []
         more = False
         seen = -1
-        for _, r in intact(data):
+        for i, r in intact(data):
             kind, _, ply, a, b, _ = r
             if kind == SYNC or ply < first or ply <= seen:     # (ply <= seen: a second copy)
                 continue
@@ -210,6 +225,8 @@ class Journal:
             if len(out) >= most:
                 more = True
                 break
+            if not out:
+                self._at = (game, ply, start + i)
             out.append(decode(kind, ply, memoryview(data)[a:b]))
         return out, more
 
