@@ -64,7 +64,8 @@ from .jobs import (Jobs, PLAY, NEXT_TURN, SHOW_NEXT, PROGRESS, LIGHTS, LOOK, STI
 from ..cellmap import fitting_variants
 
 _MAX_TRACE_STEPS = 150       # a `move` message with a longer trace sends null (the frame limit is 4 KB)
-_STEPS_A_SCAN = 24           # steps an idle scan tells the link of (`step` events: a quarter of these)
+_STEPS_A_SCAN = 3            # steps an idle scan tells the link of: each a `step` frame, which on a board
+                             # leaves most of a KB of garbage (a scan's heap, not its time, sets this)
 
 
 # Messages for the link are made in idle scans (jobs.py), a few steps' worth a scan: a STEPS
@@ -92,7 +93,7 @@ class StepMessages:
         game_no, ply, first, counting = self.head
         steps = self.steps
         k = self.done
-        end = min(len(steps), k + (most >> 2) + 1)
+        end = min(len(steps), k + most)
         while k < end:
             s = steps[k]
             kind = s[0]

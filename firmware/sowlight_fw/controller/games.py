@@ -27,7 +27,7 @@ def new_game(ctl, variant, options=None, pos=None):
     options = dict(options or {})
     game = make(ctl, variant, options, pos)
     ident = getattr(game, "id", variant)
-    game_map(ctl, game)  # refuses a game whose board does not fit, saying which board it needs
+    gmap = game_map(ctl, game)  # refuses a game whose board does not fit, saying which board it needs
     if ident not in ctl.variants:
         raise CommandError("bad_variant", "this board has no %s: it plays %s" % (ident, ", ".join(ctl.variants)))
     if placing(game) and not ctl.counting:
@@ -43,7 +43,7 @@ def new_game(ctl, variant, options=None, pos=None):
     if pos is not None:
         rec["pos"] = ctl._pos(game)
     ctl._record(rec)
-    begin(ctl, game)
+    begin(ctl, game, gmap)
     ctl.state = SETUP
     clear_marks(ctl)
     ctl.log("info", "new game %d: %s" % (ctl.game_no, ident))
@@ -188,10 +188,12 @@ def undo_move(ctl):
     recheck(ctl)
 
 
-def begin(ctl, game):
-    """Make `game` the one being played (its board fits: checked here)."""
+def begin(ctl, game, gmap=None):
+    """Make `game` the one being played (its board fits: checked here, unless its `gmap`, the
+    map game_map() made, is given)."""
     ctl.follower.only = None
-    gmap = game_map(ctl, game)
+    if gmap is None:
+        gmap = game_map(ctl, game)
     ctl.game = game
     ctl.gmap = gmap
     mapped = ctl._mapped
