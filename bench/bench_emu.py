@@ -57,6 +57,7 @@ from sowlight_fw.controller.settings import DEFAULTS  # noqa: E402
 
 PROBE = (Path(__file__).resolve().parent / "emu_probe.py").read_bytes()
 PROFILE = (Path(__file__).resolve().parent / "emu_profile.py").read_bytes()
+QUIET = (Path(__file__).resolve().parent / "emu_quiet.py").read_bytes()
 PICO_PYSTONES = 900
 
 
@@ -110,7 +111,7 @@ def profile_line(board):
 
 def measure(label, image, config, variant, moves, seed, journal=None, profile=False):
     board = EmuBoard(config=config if journal is None else None, uf2=str(image), journal=journal,
-                     files={"boot.py": PROFILE if profile else PROBE}, realtime=False,
+                     files={"boot.py": PROFILE if profile else PROBE, "emu_quiet.py": QUIET}, realtime=False,
                      act_jitter=random.Random(seed))
     t0 = time.monotonic()
     board.start(timeout=300)

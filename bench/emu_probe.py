@@ -3,7 +3,11 @@
 Runs on the board (the emulated RP2040).  Each scan (App.step) is timed with ticks_us into a
 histogram of 0.5 ms buckets; the heap is read after each scan (mem_alloc, garbage included)
 and after a collection every LIVE_EVERY scans (what is live).  Every PROBE_EVERY scans a line
-goes out on the serial port, which the link's peer takes for a text line (noise):
+goes out on the serial port, which the link's peer takes for a text line (noise) -- only while
+the host has been quiet for a second (emu_quiet.py: after the game, when the bench has let go of the
+port), since a text line that comes while a request waits for its reply is taken for that
+reply, damaged, and the request is sent again (work and heap the board would not otherwise
+spend):
 
     #probe scans=N p50=US p99=US max=US alloc_peak=B live_peak=B free=B boot_free=B
 """
@@ -12,6 +16,7 @@ from array import array
 from time import ticks_us, ticks_diff
 
 from sowlight_fw import app as _app
+from emu_quiet import quiet
 
 PROBE_EVERY = 50
 LIVE_EVERY = 250
@@ -50,7 +55,7 @@ def _probed_step(self, now):
         a = gc.mem_alloc()
         if a > _stat[3]:
             _stat[3] = a
-    if _stat[0] % PROBE_EVERY == 0:
+    if _stat[0] % PROBE_EVERY == 0 and quiet(self, now):
         print("#probe scans=%d p50=%d p99=%d max=%d alloc_peak=%d live_peak=%d free=%d boot_free=%d"
               % (_stat[0], _pct(50), _pct(99), _stat[1], _stat[2], _stat[3], gc.mem_free(), _stat[4]))
 

@@ -5,7 +5,8 @@ timer (ticks_us): for each part, the total, the longest call and the calls.  Eac
 is also put down to the kind of work the controller did in it (the last of its parts that ran:
 idle, work_due, progress, refresh, observed, quiet; "none" for a scan that did none), and a scan
 in which the heap in use went down had an automatic collection in it ("gc").  Every
-PROBE_EVERY scans a line goes out on the serial port, which the link's peer takes for noise:
+PROBE_EVERY scans a line goes out on the serial port, which the link's peer takes for noise
+(once the host is quiet: emu_quiet.py):
 
     #prof NAME=TOTAL_US/MAX_US/CALLS ... scan.KIND=TOTAL_US/MAX_US/SCANS ...
 
@@ -19,6 +20,7 @@ from time import ticks_us, ticks_diff
 from sowlight_fw import app as _app, controller as _ctl, link as _link
 from sowlight_fw.hw import leds as _leds
 from sowlight_fw.follow.observe import Observer
+from emu_quiet import quiet
 
 PROBE_EVERY = 50
 _names = []
@@ -106,7 +108,7 @@ def _probed_step(self, now):
         a = _kinds[k] = array("i", [0, 0, 0])
     _add(a, d)
     _scans[0] += 1
-    if _scans[0] % PROBE_EVERY == 0:
+    if _scans[0] % PROBE_EVERY == 0 and quiet(self, now):
         parts = ["%s=%d/%d/%d" % (_names[i], _acc[i][0], _acc[i][1], _acc[i][2]) for i in range(len(_names))]
         parts += ["scan.%s=%d/%d/%d" % (k, v[0], v[1], v[2]) for k, v in _kinds.items()]
         print("#prof " + " ".join(parts))
