@@ -305,6 +305,16 @@ def test_self_test_lights_every_led_and_reports_a_dead_sensor(fake):
     assert a.controller.state == "menu"
 
 
+def collections(a, collected):
+    """A gc module for the app's loop that notes, in `collected`, the scan each collection came
+    after.  (No mem_alloc: on a board it walks the heap, almost a collection's time.)"""
+    class GC:
+        @staticmethod
+        def collect():
+            collected.append(a.loops)
+    return GC
+
+
 def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monkeypatch):
     # App.loop, what main() runs on a board: a scan every SCAN_MS, start to start (a long scan
     # shortens the pause after it), the garbage collected between scans after a long one
@@ -317,13 +327,6 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     served = []
     collected = []
     scan_ms = {3: 7, 5: 25}       # how long scans 3 and 5 take; the others 2 ms
-
-    class GC:
-        # (No mem_alloc: on a board it walks the heap, almost a collection's time.)
-        @staticmethod
-        def collect():
-            collected.append(a.loops)
-
     step = a.step
 
     def timed_step(now):
@@ -345,7 +348,7 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
 
     monkeypatch.setattr(fake.app, "sleep_ms", sleep_ms)
     monkeypatch.setattr(fake.app, "ticks_ms", lambda: clock[0])
-    monkeypatch.setattr(fake.app, "gc", GC)
+    monkeypatch.setattr(fake.app, "gc", collections(a, collected))
     monkeypatch.setattr(a, "step", timed_step)
     monkeypatch.setattr(a, "service", service)
     with pytest.raises(KeyboardInterrupt):
@@ -369,12 +372,6 @@ def test_the_boards_loop_collects_before_a_scan_that_reads_a_request(fake, monke
     clock = [1000]
     collected = []
     seen = []                   # (scan, whether bytes waited when it began)
-
-    class GC:
-        @staticmethod
-        def collect():
-            collected.append(a.loops)
-
     step = a.step
 
     def timed_step(now):
@@ -391,7 +388,7 @@ def test_the_boards_loop_collects_before_a_scan_that_reads_a_request(fake, monke
 
     monkeypatch.setattr(fake.app, "sleep_ms", sleep_ms)
     monkeypatch.setattr(fake.app, "ticks_ms", lambda: clock[0])
-    monkeypatch.setattr(fake.app, "gc", GC)
+    monkeypatch.setattr(fake.app, "gc", collections(a, collected))
     monkeypatch.setattr(a, "step", timed_step)
     with pytest.raises(KeyboardInterrupt):
         a.loop()

@@ -63,6 +63,16 @@ def game_records(seed=3, variant="oware"):
     return h.c.records
 
 
+def journalled(records, storage=None):
+    """(journal, storage): a Journal on `storage` (a new MemoryStorage) that has taken `records`."""
+    st = MemoryStorage() if storage is None else storage
+    j = Journal(st)
+    j.open()
+    for r in records:
+        j.append(r)
+    return j, st
+
+
 def strip(rec):
     # (the position digest and an end's last move stay on the board: the link's records leave them out)
     return {k: v for k, v in rec.items() if k not in ("game", "pd", "lm")}
@@ -138,10 +148,7 @@ def test_a_whole_game_is_journalled_read_back_and_resumed():
 
 def test_records_are_served_in_pages():
     records = game_records()
-    j = Journal(MemoryStorage())
-    j.open()
-    for r in records:
-        j.append(r)
+    j, _ = journalled(records)
     page, more = j.records(1, 0, 50)
     assert len(page) == 50 and more and page[0]["ply"] == 0
     page, more = j.records(1, 50, 50)
@@ -199,11 +206,7 @@ def test_a_game_file_rewritten_between_pages_is_read_again_from_its_start():
     # A file the journal rewrote (a damaged record dropped at boot, a gap mended) no longer has
     # the last page's first record where it was: the next page is read from the file's start.
     records = game_records(seed=4)[:12]
-    st = MemoryStorage()
-    j = Journal(st)
-    j.open()
-    for r in records:
-        j.append(r)
+    j, st = journalled(records)
     assert [x["ply"] for x in j.records(1, 6, 2)[0]] == [6, 7]
     name = journal.file_name(1)
     data = bytes(st.files[name])
@@ -299,11 +302,7 @@ def test_a_power_cut_during_the_repair_loses_nothing_more():
 
 def test_a_damaged_byte_in_the_middle_costs_only_its_record():
     records = game_records(seed=4)[:10]
-    st = MemoryStorage()
-    j = Journal(st)
-    j.open()
-    for r in records:
-        j.append(r)
+    j, st = journalled(records)
     name = journal.file_name(1)
     offset = sum(len(journal.written(r)) for r in records[:4]) + 12    # inside record 4
     st.files[name][offset] ^= 0xFF
