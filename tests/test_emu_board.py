@@ -95,6 +95,33 @@ def test_the_tap_answers_sim_with_the_boards_own_seq_and_passes_the_rest_through
     assert tap.board_bytes(b">>> " + other) == b">>> " + other
 
 
+def test_reactions_tell_an_answer_from_a_blink_and_see_the_touch_before_it():
+    # reactions() reads the strip's frames after each change of the sensors' inputs (the bench's
+    # latencies, the test of the touch below).  A cell that blinks or counts shows its other look
+    # by turns: that look coming after the change is no answer.  A role it has not shown is.
+    from types import SimpleNamespace
+    from sowlight.simulation.emuboard import reactions
+    from sowlight_fw.colours import NEED, READY, DROP, TOUCH
+    ms = 10 ** 6
+
+    def frame(t, cell0, cell1=OFF):
+        return (t * ms, [cell0, cell1])
+
+    frames = [frame(0, NEED), frame(250, OFF), frame(500, NEED),        # cell 0 counts: need, off...
+              frame(740, NEED, TOUCH),                                  # (cell 1's touch, 10 ms after)
+              frame(750, OFF), frame(800, TOUCH), frame(900, READY),    # its off look, its touch, the answer
+              frame(5000, READY, DROP), frame(9000, READY, DROP),       # cell 1: drop, steady for 4 s
+              frame(9100, READY, TOUCH), frame(9200, READY, OFF)]
+    board = SimpleNamespace(frames=frames, board=SimpleNamespace(cell_leds=[[0], [1]]),
+                            changes=[(730 * ms, [1]), (740 * ms, [0]), (9050 * ms, [1])])
+    seen = reactions(board)
+    assert [(t // ms, cells, answer // ms if answer else None, touched)
+            for t, cells, _first, answer, touched in seen] == [
+        (730, [1], None, True),     # touched, then off as before: no answer within 2 s
+        (740, [0], 160, True),      # not the off look at 750: READY at 900, after the touch at 800
+        (9050, [1], 150, True)]     # DROP steady, no frame for 4 s: TOUCH, then off is its answer
+
+
 def test_the_flash_filesystem_round_trips_through_littlefs():
     image = flashfs.make({"board.json": b"{}", "journal/g1": b"x" * 5000})
     assert len(image) == flashfs.FS_SIZE

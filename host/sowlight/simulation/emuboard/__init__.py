@@ -336,13 +336,21 @@ class FrameDecoder:
         return None, None
 
 
+BLINKS_NS = 3 * 10 ** 9      # a blink's or a count's whole cycle fits in this (blink_ms 250, 5 flashes)
+
+
 def reactions(board, within_ns=2 * 10 ** 9):
     """What the strip of an emulated `board` showed after each change of its sensors' inputs:
     (emulated ns of the change, the changed cells, ns to the first frame that shows one of them
     otherwise, ns to the first that shows one with another role of the controller's -- its
     answer, not the strip's own TOUCH (hw/watch.py) -- and whether a changed cell showed TOUCH
     before that answer, or at the change).  A time is None when no such frame came within
-    `within_ns`; changes older than the frames kept are left out."""
+    `within_ns`; changes older than the frames kept are left out.
+
+    A cell that blinks or counts (controller/lights.py) shows two roles, or a role and off, by
+    turns: its other look coming after the change is not an answer.  So an answer is a role the
+    cell did not show in the BLINKS_NS before the change (and so one that is the look the
+    blink already had, a blinking cell going off for good, is not told from the blink)."""
     from sowlight_fw.colours import TOUCH
     frames = [(t, roles) for t, roles in board.frames if roles is not None]
     leds = board.board.cell_leds
@@ -351,23 +359,28 @@ def reactions(board, within_ns=2 * 10 ** 9):
         if not cells or not frames or t < frames[0][0]:
             continue
         before = None       # the last frame before the change
-        said = {}           # each changed cell's last role of the controller's before it
+        said = {c: set() for c in cells}    # each changed cell's looks of the controller's before it
         first = answer = None
         touched = False
         for ft, roles in frames:
             shows = [roles[leds[c][0]] for c in cells]
             if ft <= t:
                 before = shows
-                for c, r in zip(cells, shows):
-                    if r != TOUCH:
-                        said[c] = r
+                if t - ft <= BLINKS_NS:
+                    for c, r in zip(cells, shows):
+                        if r != TOUCH:
+                            said[c].add(r)
                 continue
             if ft - t > within_ns or before is None:
                 break
-            if first is None and shows != before:
-                first = ft - t
+            if first is None:
+                for c, r in zip(cells, before):     # (the look at the change, however old its frame)
+                    if r != TOUCH:
+                        said[c].add(r)
+                if shows != before:
+                    first = ft - t
             touched = touched or TOUCH in shows
-            if any(r not in (TOUCH, said.get(c)) for c, r in zip(cells, shows)):
+            if any(r != TOUCH and r not in said[c] for c, r in zip(cells, shows)):
                 answer = ft - t
                 break
         if before is not None:
