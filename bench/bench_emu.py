@@ -23,7 +23,8 @@ controller's work in them.  Printed:
   fall at every phase of the firmware's scans and timers) to the first LED frame, on the strip's
   data pin, that shows the changed cell differently (p50, p99, max): on a board that watches
   its sensors between scans (hw/watch.py) the cell's TOUCH; then to the first frame with the
-  controller's answer (another role of its own on the cell), which includes the firmware's
+  controller's answer (a role of its own on the cell that the cell did not show, steady or by
+  turns as it blinked, in the 3 s before: emuboard.reactions), which includes the firmware's
   150 ms debounce and is printed again less the debounce: the firmware's own reaction;
 - the depth the board's hint search reaches within its budget (1 s, 30,000 nodes), at the
   start and 8 plies in, for --hint-variants (at the REPL of the frozen image).

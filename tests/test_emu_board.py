@@ -120,6 +120,10 @@ def test_reactions_tell_an_answer_from_a_blink_and_see_the_touch_before_it():
         (730, [1], None, True),     # touched, then off as before: no answer within 2 s
         (740, [0], 160, True),      # not the off look at 750: READY at 900, after the touch at 800
         (9050, [1], 150, True)]     # DROP steady, no frame for 4 s: TOUCH, then off is its answer
+    # Lit a moment before the change, not blinking: going dark again is its answer.
+    board.frames = [frame(0, OFF), frame(1000, DROP), frame(1400, TOUCH), frame(1500, OFF)]
+    board.changes = [(1300 * ms, [0])]
+    assert [(answer // ms, touched) for _t, _c, _f, answer, touched in reactions(board)] == [(200, True)]
 
 
 def test_the_flash_filesystem_round_trips_through_littlefs():

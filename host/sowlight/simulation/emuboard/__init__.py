@@ -336,7 +336,21 @@ class FrameDecoder:
         return None, None
 
 
-BLINKS_NS = 3 * 10 ** 9      # a blink's or a count's whole cycle fits in this (blink_ms 250, 5 flashes)
+BLINKS_NS = 3 * 10 ** 9      # a blinking or counting cell goes back and forth many times in this (250 ms beats)
+
+
+def _looks_at(looks):
+    """The looks a cell had at a change, from its looks before it (TOUCH left out, repeats of one
+    look in a row made one, oldest first): the two it went back and forth between as it blinked
+    or counted, or else the last one."""
+    if not looks:
+        return set()
+    k = len(looks) - 1
+    both = {looks[k]}
+    while k > 0 and (looks[k - 1] in both or len(both) < 2):
+        k -= 1
+        both.add(looks[k])
+    return both if len(looks) - k >= 3 else {looks[-1]}
 
 
 def reactions(board, within_ns=2 * 10 ** 9):
@@ -347,10 +361,12 @@ def reactions(board, within_ns=2 * 10 ** 9):
     before that answer, or at the change).  A time is None when no such frame came within
     `within_ns`; changes older than the frames kept are left out.
 
-    A cell that blinks or counts (controller/lights.py) shows two roles, or a role and off, by
-    turns: its other look coming after the change is not an answer.  So an answer is a role the
-    cell did not show in the BLINKS_NS before the change (and so one that is the look the
-    blink already had, a blinking cell going off for good, is not told from the blink)."""
+    A cell that blinks or counts (controller/lights.py) shows two looks by turns (a role and
+    another, or off): its other look coming after the change is not an answer.  A cell is taken
+    to blink when, in the BLINKS_NS before the change, it went from one look to another and back
+    (a cell that goes back and forth so between two roles of the controller's within that time,
+    say lit, dark and lit again, has an answer of the same look told from a blink only by its
+    timing, which this does not try)."""
     from sowlight_fw.colours import TOUCH
     frames = [(t, roles) for t, roles in board.frames if roles is not None]
     leds = board.board.cell_leds
@@ -359,26 +375,27 @@ def reactions(board, within_ns=2 * 10 ** 9):
         if not cells or not frames or t < frames[0][0]:
             continue
         before = None       # the last frame before the change
-        said = {c: set() for c in cells}    # each changed cell's looks of the controller's before it
+        looks = {c: [] for c in cells}      # each changed cell's looks before it, as _looks_at takes
+        said = None         # each changed cell's looks of the controller's at the change
         first = answer = None
         touched = False
         for ft, roles in frames:
             shows = [roles[leds[c][0]] for c in cells]
             if ft <= t:
                 before = shows
-                if t - ft <= BLINKS_NS:
-                    for c, r in zip(cells, shows):
-                        if r != TOUCH:
-                            said[c].add(r)
+                for c, r in zip(cells, shows):
+                    seen = looks[c]
+                    if r != TOUCH and (not seen or seen[-1] != r):
+                        if t - ft > BLINKS_NS:
+                            del seen[:]     # (too old to tell a blink: only the last look counts)
+                        seen.append(r)
                 continue
             if ft - t > within_ns or before is None:
                 break
-            if first is None:
-                for c, r in zip(cells, before):     # (the look at the change, however old its frame)
-                    if r != TOUCH:
-                        said[c].add(r)
-                if shows != before:
-                    first = ft - t
+            if said is None:
+                said = {c: _looks_at(looks[c]) for c in cells}
+            if first is None and shows != before:
+                first = ft - t
             touched = touched or TOUCH in shows
             if any(r != TOUCH and r not in said[c] for c, r in zip(cells, shows)):
                 answer = ft - t
