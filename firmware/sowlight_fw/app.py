@@ -39,8 +39,9 @@ SW = "sowlight-fw " + VERSION
 # will read what the host sent (a request's reply and the work it asks for are most of what a
 # scan allocates), so the heap holds what stays live, one scan's garbage and at most a KB or
 # two more.  A collection takes some 10 ms between scans; the sensors' watch (hw/watch.py)
-# runs in an interrupt, which a collection does not hold back.  The loop does not ask how much the scans allocated: on an RP2040,
-# gc.mem_alloc() walks the whole heap and takes almost as long as a collection (9 ms).
+# runs in an interrupt, which a collection does not hold back.  The loop does not ask how
+# much the scans allocated: on an RP2040, gc.mem_alloc() walks the whole heap and takes almost
+# as long as a collection (9 ms).
 _GC_LONG_MS = 8
 _GC_EVERY = 10
 REPL_FLAG = "repl_once"

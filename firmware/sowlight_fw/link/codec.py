@@ -511,7 +511,12 @@ def encode(seq, mtype, payload=None, check=True):
     off only to build deliberately wrong frames in tests).  Raises FrameError
     for a bad seq, type or payload, or a frame longer than MAX_FRAME.
     """
-    body, tail = pieces(seq, mtype, payload, check)
+    return _joined(pieces(seq, mtype, payload, check))
+
+
+def _joined(two):
+    """The bytes of a frame from the two pieces pieces() gives."""
+    body, tail = two
     return (body if type(body) is bytes else body.encode()) + tail
 
 
@@ -573,8 +578,7 @@ class Encoder:
 
     def frame(self, mtype, payload=None):
         """The next frame; its seq is then in `self.seq` (to match replies' "re")."""
-        body, tail = self.pieces(mtype, payload)
-        return (body if type(body) is bytes else body.encode()) + tail
+        return _joined(self.pieces(mtype, payload))
 
     def pieces(self, mtype, payload=None, text=None):
         """The next frame as codec.pieces() gives it (two pieces to write one after the other)."""

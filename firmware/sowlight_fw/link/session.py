@@ -61,6 +61,7 @@ class BoardLink:
 
     def __init__(self, transport, quiet_ms=QUIET_MS, answer_ms=ANSWER_MS, read_most=READ_MOST):
         self.transport = transport
+        self._any = getattr(transport, "any", None)     # (waiting(), asked before every scan)
         self.quiet_ms = quiet_ms
         self.answer_ms = answer_ms
         self.read_most = read_most
@@ -136,8 +137,7 @@ class BoardLink:
     def waiting(self):
         """Whether the host has sent something not read yet (False for a transport that cannot
         tell: one without any(), which says it as UART.any() does)."""
-        any_ = getattr(self.transport, "any", None)
-        return any_ is not None and bool(any_())
+        return self._any is not None and bool(self._any())
 
     def event(self, mtype, payload, now):
         """Send an event (move, step, leds, log, state) if a host listens; True when sent."""
