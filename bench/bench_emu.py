@@ -26,6 +26,9 @@ controller's work in them.  Printed:
   controller's answer (a role of its own on the cell that the cell did not show, steady or by
   turns as it blinked, in the 3 s before: emuboard.reactions), which includes the firmware's
   150 ms debounce and is printed again less the debounce: the firmware's own reaction;
+  on load cells the change is the load's, which the HX711 tells of only when its conversion is
+  done (12.5 ms at 80 Hz): that wait, and from that reading to the first frame, are also given
+  apart (emuboard.conversion_waits): the latter is the firmware's;
 - the depth the board's hint search reaches within its budget (1 s, 30,000 nodes), at the
   start and 8 plies in, for --hint-variants (at the REPL of the frozen image).
 
@@ -52,7 +55,7 @@ for p in (ROOT / "host", ROOT / "firmware", ROOT / "rules"):
         sys.path.insert(0, str(p))
 
 from sowlight.board import view as boardview  # noqa: E402
-from sowlight.simulation.emuboard import EmuBoard, reactions  # noqa: E402
+from sowlight.simulation.emuboard import EmuBoard, conversion_waits, reactions  # noqa: E402
 from sowlight.simulation.robot import Robot  # noqa: E402
 from sowlight_fw.controller.settings import DEFAULTS  # noqa: E402
 
@@ -71,10 +74,19 @@ def pct(values, q):
 
 def latencies(board):
     """(ns) from each change of the sensors' inputs to the first frame that shows a changed cell
-    otherwise (TOUCH, hw/watch.py, or the controller's answer), and to the controller's answer:
-    two lists."""
+    otherwise (TOUCH, hw/watch.py, or the controller's answer), and to the controller's answer;
+    on load cells, from the change to the HX711's first reading with it (its own wait), and from
+    that reading to the first frame: four lists (the last two empty on other sensors)."""
     seen = reactions(board)
-    return [r[2] for r in seen if r[2] is not None], [r[3] for r in seen if r[3] is not None]
+    waits = conversion_waits(board)
+    return ([r[2] for r in seen if r[2] is not None], [r[3] for r in seen if r[3] is not None],
+            [w for r, w in zip(seen, waits) if r[2] is not None and w is not None],
+            [r[2] - w for r, w in zip(seen, waits) if r[2] is not None and w is not None and w <= r[2]])
+
+
+def figures(ns):
+    """p50, p99 and max of a list of ns, in ms ([] for none)."""
+    return [x / 1e6 for x in (pct(ns, 50), pct(ns, 99), max(ns) if ns else None) if x is not None]
 
 
 def play_game(board, variant, moves, seed):
@@ -123,15 +135,14 @@ def measure(label, image, config, variant, moves, seed, journal=None, profile=Fa
         while board.now_ns < end and board.running:
             time.sleep(0.2)
         p = probe_line(board)
-        lat, answer = latencies(board)
+        lat, answer, waits, after = latencies(board)
         prof = profile_line(board) if profile else {}
         return {"label": label, "moves": made, "boot_to_hello_ms": (board.first_output_ns or 0) / 1e6,
                 "emulated_s": board.now_ns / 1e9, "wall_s": time.monotonic() - t0,
                 "idle_share": board.idle_ns / max(1, board.now_ns), "probe": p,
-                "latency_ms": [x / 1e6 for x in (pct(lat, 50), pct(lat, 99), max(lat) if lat else None)
-                               if x is not None], "latency_n": len(lat),
-                "answer_ms": [x / 1e6 for x in (pct(answer, 50), pct(answer, 99), max(answer) if answer else None)
-                              if x is not None], "answer_n": len(answer), "profile": prof,
+                "latency_ms": figures(lat), "latency_n": len(lat),
+                "conversion_ms": figures(waits), "after_conversion_ms": figures(after), "after_conversion_n": len(after),
+                "answer_ms": figures(answer), "answer_n": len(answer), "profile": prof,
                 "link": link}
     finally:
         board.stop(save=False)
@@ -245,6 +256,14 @@ def show(result, scale):
         # Scaled whole, the wait for the watch's timer too: an upper bound.
         print("  sensor -> LED frame      %d changes: p50 %s, p99 %s, max %s" % (
             result["latency_n"], ms(lat[0] * 1000), ms(lat[1] * 1000), ms(lat[2] * 1000)))
+    conv, after = result.get("conversion_ms"), result.get("after_conversion_ms")
+    if conv and after:
+        # On load cells the change is the load's: the HX711 tells of it when its conversion is
+        # done, a wait of the chip's own that a Pico has too (not scaled).  From that reading on
+        # the time is the firmware's: its timer's wait and its work (scaled whole).
+        print("  load -> HX711's reading  (the chip's conversion) p50 %.1f ms, p99 %.1f ms, max %.1f ms" % tuple(conv))
+        print("  HX711's reading -> LED frame  %d changes: p50 %s, p99 %s, max %s" % (
+            result["after_conversion_n"], ms(after[0] * 1000), ms(after[1] * 1000), ms(after[2] * 1000)))
     ans = result.get("answer_ms")
     if ans:
         # The debounce is a wait on the board's clock, the same on a Pico: only the rest is scaled.

@@ -28,11 +28,11 @@ import mancala
 from sowlight.games import archive
 from sowlight.board import view as boardview
 from sowlight.board import link
-from sowlight.simulation.emuboard import EmuBoard, LinkTap, flashfs
+from sowlight.simulation.emuboard import EmuBoard, LinkTap, conversion_waits, flashfs
 from sowlight.games.sync import sync
 from sowlight.simulation.virtual import Faults
 from sowlight_fw.link import codec
-from sowlight_fw.colours import ERROR, OFF
+from sowlight_fw.colours import ERROR, OFF, TOUCH
 
 import emuhands
 
@@ -101,7 +101,7 @@ def test_reactions_tell_an_answer_from_a_blink_and_see_the_touch_before_it():
     # by turns: that look coming after the change is no answer.  A role it has not shown is.
     from types import SimpleNamespace
     from sowlight.simulation.emuboard import reactions
-    from sowlight_fw.colours import NEED, READY, DROP, TOUCH
+    from sowlight_fw.colours import NEED, READY, DROP
     ms = 10 ** 6
 
     def frame(t, cell0, cell1=OFF):
@@ -124,6 +124,24 @@ def test_reactions_tell_an_answer_from_a_blink_and_see_the_touch_before_it():
     board.frames = [frame(0, OFF), frame(1000, DROP), frame(1400, TOUCH), frame(1500, OFF)]
     board.changes = [(1300 * ms, [0])]
     assert [(answer // ms, touched) for _t, _c, _f, answer, touched in reactions(board)] == [(200, True)]
+
+
+def test_conversion_waits_find_the_first_reading_of_a_changed_load_cell():
+    # On load cells the board hears of a change when an HX711 has a reading with it: the wait
+    # from the change to the first such reading on a changed cell's data pin, other pins'
+    # readings and earlier ones left out.
+    from types import SimpleNamespace
+    from sowlight_fw.colours import DROP
+    ms = 10 ** 6
+    board = SimpleNamespace(
+        frames=[(0, [OFF, OFF]), (30 * ms, [TOUCH, OFF]), (60 * ms, [OFF, TOUCH])],
+        board=SimpleNamespace(cell_leds=[[0], [1]], sensor_kind="hx711", cell_sensors=[20, 21]),
+        changes=[(10 * ms, [0]), (40 * ms, [1]), (45 * ms, [0])],
+        conversions=[(5 * ms, [20, 21]), (22 * ms, [21]), (25 * ms, [20]), (52 * ms, [21])])
+    assert conversion_waits(board) == [15 * ms, 12 * ms, None]
+    board.board.sensor_kind = "occupancy-mux"
+    board.frames.append((70 * ms, [DROP, OFF]))
+    assert conversion_waits(board) == [None, None, None]
 
 
 def test_the_flash_filesystem_round_trips_through_littlefs():
@@ -228,6 +246,11 @@ def hands_play(boards, tmp_path, config, variant, **play):
         assert conn.view.lit == conn.view.said       # at the end the strip shows what the board said
         # Every change the sensors saw was lit at once (TOUCH) before the board's answer to it.
         assert emuhands.unacknowledged(board) == []
+        if board.board.sensor_kind == "hx711":
+            # Each change of a load reached the board as an HX711 reading (where the bench's
+            # latency from the sensor's pin starts).
+            waits = conversion_waits(board)
+            assert waits and None not in waits
         with archive.Archive(str(tmp_path / "a.sqlite3")) as store:
             report = sync(conn.link, store)
             assert game in report.games

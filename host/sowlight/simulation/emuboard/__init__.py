@@ -405,6 +405,22 @@ def reactions(board, within_ns=2 * 10 ** 9):
     return out
 
 
+def conversion_waits(board):
+    """On load cells: for each change reactions() reads, in its order, the ns from the change to the
+    first HX711 reading ready with a changed cell's new load (None when none came, or the sensors
+    are not HX711s).  That wait is the HX711's own (its conversion, 12.5 ms at 80 Hz, and what
+    was left of the one under way): a firmware answers from the instant its pin tells it."""
+    seen = reactions(board)
+    if board.board.sensor_kind != "hx711":
+        return [None] * len(seen)
+    pins = board.board.cell_sensors
+    out = []
+    for t, cells, *_ in seen:
+        mine = set(pins[c] for c in cells)
+        out.append(next((ct - t for ct, fresh in board.conversions if ct >= t and mine.intersection(fresh)), None))
+    return out
+
+
 # ----- the board -------------------------------------------------------------------------------------
 
 class EmuBoard(LocalBoard):
@@ -455,6 +471,7 @@ class EmuBoard(LocalBoard):
         self.frames = []            # (emulated ns, roles per LED or None) of every frame, oldest first
         self.flash_ops = []         # (op, offset, bytes, emulated ns) of every flash erase and program
         self.changes = []           # (emulated ns, cells) when the sensors' pins took new readings
+        self.conversions = []       # (emulated ns, data pins) when HX711s made a reading ready that was new
         self._raw = None
         self.console = bytearray()  # what the board wrote on USB (frames, its REPL, tracebacks), the last 128-256 KB
         self.first_output_ns = None
@@ -877,6 +894,10 @@ class EmuBoard(LocalBoard):
                 del self.frames[:2048]
             self.leds = roles
             self.led_frames += 1
+        elif kind == "hx":
+            self.conversions.append((self._base_ns + ev["t"], ev["pins"]))
+            if len(self.conversions) > 4096:
+                del self.conversions[:2048]
         elif kind == "flash":
             self.flash_ops.append((ev["op"], ev["off"], ev["n"], self._base_ns + ev["t"]))
         elif kind == "connected":

@@ -22,7 +22,8 @@
 //   {"op": "stop"}                    end
 //
 // Events: {"ev": "usb", "d": HEX, "t": ns} (the board's serial output), {"ev": "leds", "t": ns,
-// "d": HEX} (a whole strip frame as its bytes went out on the data pin), {"ev": "flash",
+// "d": HEX} (a whole strip frame as its bytes went out on the data pin), {"ev": "hx", "t": ns,
+// "pins": [P...]} (a conversion ready whose reading on those data pins is new), {"ev": "flash",
 // "op": "erase"|"program", "off": N, "n": N, "t": ns}, {"ev": "connected"} (USB
 // enumerated), {"ev": "cut", "t": ns}, {"ev": "reset", "t": ns, "usb_boot": bool} (the watchdog
 // reset the chip: machine.reset(), or machine.bootloader() when usb_boot; the launcher starts a new
@@ -305,10 +306,16 @@ if (cfg.hx711) {
   const state = dout.map((pin) => ({ pin, word: 0, bit: 0 }));
   let pulses = 0;
   const ready = mcu.clock.createAlarm(() => {
+    const fresh = []; // the data pins whose reading differs from their last one
     for (const s of state) {
-      s.word = (hxNext[s.pin] ?? 0) & 0xffffff;
+      const word = (hxNext[s.pin] ?? 0) & 0xffffff;
+      if (word !== s.word) fresh.push(s.pin);
+      s.word = word;
       mcu.gpio[s.pin].setInputValue(false); // DOUT low: a reading is ready
     }
+    // The instant a load cell's pin first tells the board of a new load: what a firmware can
+    // answer from (the conversion before it is the HX711's own wait).
+    if (fresh.length) events.push({ ev: "hx", pins: fresh, t: mcu.clock.nanos });
     pulses = 0;
   });
   for (const s of state) mcu.gpio[s.pin].setInputValue(true);
