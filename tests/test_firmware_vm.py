@@ -406,6 +406,7 @@ rh["calibration"] = {"offset": [100] * 14, "counts_per_seed": [500] * 14}
 bh = config.check(rh)
 sim = wiring.wire(bh, machine)
 w, s, written = watched(bh)
+machine.world.irqs.clear()  # (the data pins' edges would run ready() unlocked: called below)
 readings = [100 + 500 * 4] * 14
 sim.convert(readings)
 w.tick()
@@ -414,8 +415,18 @@ readings[5] -= 500
 sim.convert(readings)
 before = written[0]
 results.append(["hx711", locked_tick(w), repr(w.fault), written[0] - before, None])
+readings[6] -= 500
+sim.convert(readings)
+before = written[0]
+micropython.heap_lock()
+try:
+    n = w.ready()           # (in a data pin's interrupt)
+finally:
+    micropython.heap_unlock()
+results.append(["hx711 ready", n, repr(w.fault), written[0] - before, None])
 print(json.dumps(results))
 """)
-    mux, hx = last_json(out)
+    mux, hx, ready = last_json(out)
     assert mux == ["mux", 1, "None", 1, True]
     assert hx == ["hx711", 1, "None", 1, None]
+    assert ready == ["hx711 ready", 1, "None", 1, None]

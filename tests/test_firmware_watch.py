@@ -181,22 +181,48 @@ def test_hx711_cells_are_touched_by_half_a_seed_in_a_new_conversion(fake_mp):
     b = config.check(r)
     sim = load_fake("wiring").wire(b, fake_mp)
     readings = [1000 + 500 * 4] * 14
-    sim.convert(readings)
-    strip, s, _w, tick = watched(fake_mp, b)
+    strip, s, w, tick = watched(fake_mp, b)
+    # A reading ready (an HX711's data pin falling) runs the watch's look in the pin's
+    # interrupt: the touch does not wait for the timer's next tick.
+    assert sorted(fake_mp.world.irqs) == sorted(p for p in b.cell_sensors if p is not None)
+    assert all(trigger == fake_mp.Pin.IRQ_FALLING for _h, trigger in fake_mp.world.irqs.values())
     values = [None] * b.cells
-    assert tick() == 0                                      # the first look: what is at rest
-    assert s.read(values)[3] == 4                           # the scan takes the conversion the tick took
+    sim.convert(readings)                                   # the first look: what is at rest
+    assert w.touches == 0
+    assert s.read(values)[3] == 4                           # the scan takes the conversion the look took
     assert s.read(values) is None                           # none since: the scan waits
     strip.show(bytearray(b.cells), 255, 0)
     assert tick() == 0                                      # no conversion ready
     readings[3] += 200                                      # less than half a seed: a seed rolling
     sim.convert(readings)
-    assert tick() == 0
+    assert w.touches == 0
     assert s.read(values)[3] == -1                          # (unsure, to the scan)
     readings[3] -= 500 + 200                                # a seed lifted out
     sim.convert(readings)
-    assert tick() == 1 and shown(fake_mp, b)[3] == C.TOUCH
+    assert w.touches == 1 and shown(fake_mp, b)[3] == C.TOUCH
     readings[7] -= 500                                      # and another, before the scan came
     sim.convert(readings)
-    assert tick() == 1 and shown(fake_mp, b)[7] == C.TOUCH  # (the tick does not wait for the scan)
+    assert w.touches == 2 and shown(fake_mp, b)[7] == C.TOUCH   # (the look does not wait for the scan)
     assert s.read(values)[3] == 3 and values[7] == 3        # the scan takes the latest conversion
+
+
+def test_an_hx711_not_ready_when_another_is_leaves_the_reading_to_the_timer(fake_mp):
+    # Each HX711 runs on its own oscillator: the look the first data pin's edge runs finds the
+    # others still converting and leaves them; the timer's tick takes the reading.
+    r = json.loads((ROOT / "hardware" / "examples" / "2x6-stores-hx711.json").read_text())
+    r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
+    b = config.check(r)
+    sim = load_fake("wiring").wire(b, fake_mp)
+    readings = [1000 + 500 * 4] * 14
+    strip, s, w, tick = watched(fake_mp, b)
+    sim.convert(readings)
+    assert s.read([None] * b.cells)[3] == 4
+    strip.show(bytearray(b.cells), 255, 0)
+    late = b.cell_sensors[9]
+    sim.stuck = (late,)                                     # its reading not ready yet
+    readings[3] -= 500
+    sim.convert(readings)
+    assert w.touches == 0 and fake_mp.world.levels[late] == 1
+    sim.stuck = ()
+    fake_mp.world.levels[late] = 0                          # ready now (no edge: the tick must see it)
+    assert tick() == 1 and w.touches == 1 and shown(fake_mp, b)[3] == C.TOUCH

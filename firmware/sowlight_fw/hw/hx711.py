@@ -53,6 +53,19 @@ class HX711Bank(Guarded):
             self._sck_mask = 1 << board.hx711_sck
             self.raw = array("i", bytes(4 * self.cells))
 
+    def on_ready(self, handler):
+        """From now on handler(pin) runs, in a hard interrupt, when an HX711 has a reading ready
+        (its data pin falls): watch.py looks then, and the look that finds them all ready takes
+        the reading.  (The HX711s share the clock and start converting together, but each runs
+        on its own oscillator: the last one to be ready is not known.)  A data pin also falls
+        between the bits of a reading clocked out: on an RP2040 those edges are cleared before
+        interrupts are on again (hx711rp2.forget_edges); elsewhere their calls find no reading
+        ready (ready(): the pins are high once it is out) and do nothing."""
+        falling = self.machine.Pin.IRQ_FALLING
+        for d in self.douts:
+            if d is not None:
+                d.irq(handler=handler, trigger=falling, hard=True)
+
     def ready(self):
         if self._rp2 is not None:
             return self._rp2.ready(self._mask) == 1
@@ -70,6 +83,7 @@ class HX711Bank(Guarded):
             m = self.machine
             irq = m.disable_irq()       # (some 40 us: no clock pulse may be stretched to 60 us)
             self._rp2.read_bits(self._pins, out, self.cells, self._sck_mask, 24 + self.extra)
+            self._rp2.forget_edges(self._mask)
             m.enable_irq(irq)
             if out is not raw:
                 for c in range(self.cells):

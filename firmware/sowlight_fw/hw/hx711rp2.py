@@ -16,6 +16,7 @@ from micropython import const
 _SIO_IN = const(0xD0000004)
 _SIO_OUT_SET = const(0xD0000014)
 _SIO_OUT_CLR = const(0xD0000018)
+_INTR0 = const(0x400140F0)          # IO_BANK0's raw interrupt status, 4 bits a GPIO, 8 GPIOs a word
 
 
 @micropython.viper
@@ -61,3 +62,17 @@ def read_bits(pins: ptr32, out: ptr32, n: int, sck: int, pulses: int):
         if out[i] & 0x800000:               # two's complement, 24 bits
             out[i] = out[i] - 0x1000000
         i += 1
+
+
+@micropython.viper
+def forget_edges(mask: int):
+    """Clear the falling edges latched on the data pins in `mask` (a 1 written to a GPIO's
+    EDGE_LOW bit clears it): those of the bits just clocked out, which are no reading ready.
+    With interrupts still off, the data pins' interrupt (watch.py) then comes for the next
+    reading only."""
+    intr = ptr32(_INTR0)
+    g = 0
+    while g < 30:
+        if mask & (1 << g):
+            intr[g >> 3] = 4 << ((g & 7) << 2)
+        g += 1

@@ -6,12 +6,14 @@ once it has held for the debounce (150 ms): a lift would show on the LEDs some
 every WATCH_MS.  A tick takes a quick look at the sensors (peek(): one pass with
 the emitters on; a new HX711 conversion, which the next scan then takes), and
 every cell whose reading has moved by more than its sensor's `moved` step since
-its last touch lights TOUCH at once (leds.Strip.touch).  A scan's own read hands
+its last touch lights TOUCH at once (leds.Strip.touch).  Load cells tell when they
+have a reading: an HX711's data pin falls, and its interrupt takes the same look
+then (ready()), without the wait for the next tick.  A scan's own read hands
 its readings of the same kind to saw() (guarded.py), so a change is not left
 waiting while the scan holds the sensors.  The controller's answer comes after
 the debounce, as before, and replaces the touch.
 
-The timer's callback is a hard one, run in the timer's interrupt: a collection,
+The timer's callback (and the data pin's) is a hard one, run in the interrupt: a collection,
 viper code or a long bytecode of the scan cannot hold it back.  So nothing on its
 way may allocate (the heap is locked in an interrupt): the readings go into
 arrays made here, the counts are small ints, and the strip's touch only writes
@@ -44,13 +46,26 @@ class Watch:
             now = self.clock()
             if ticks_diff(now, self.last) < WATCH_MS // 2:
                 return 0        # ticks held back (interrupts off: a flash write) come in a burst
-            self.last = now
-            if not self.sensors.peek(self.seen):
-                return 0        # a scan is reading them, or no new conversion yet
-            return self.saw(self.seen, now)
+            return self._look(now)
         except Exception as e:      # (an interrupt's exception would be printed on the link)
             self.fault = e
             return 0
+
+    def ready(self, _pin=None):
+        """The sensors have made a reading ready (an HX711's data pin fell: on_ready, in that
+        pin's interrupt): a look now, not at the timer's next tick, which would add up to
+        WATCH_MS to the touch.  The number of cells touched."""
+        try:
+            return self._look(self.clock())
+        except Exception as e:
+            self.fault = e
+            return 0
+
+    def _look(self, now):
+        self.last = now
+        if not self.sensors.peek(self.seen):
+            return 0            # a scan is reading them, or no new conversion yet
+        return self.saw(self.seen, now)
 
     def saw(self, raw, now=None):
         """`raw` is what the sensors read now (a tick's look, or a scan's read of the same kind):
@@ -98,4 +113,7 @@ def start(machine, sensors, strip, clock=ticks_ms):
         w.timer = Timer(-1, mode=Timer.PERIODIC, period=WATCH_MS, callback=w.tick, hard=True)
     except TypeError:
         w.timer = Timer(-1, mode=Timer.PERIODIC, period=WATCH_MS, callback=w.tick)
+    on_ready = getattr(sensors, "on_ready", None)
+    if on_ready is not None:
+        on_ready(w.ready)       # (the timer stays: a reading the pin's edge did not find)
     return w

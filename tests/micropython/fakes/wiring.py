@@ -122,7 +122,7 @@ class HX711s:
         self.pulse = 0
         for d in self.douts:
             if d is not None:
-                self.m.world.levels[d] = 1 if d in self.stuck else 0     # ready
+                self.m.world.drive(d, 1 if d in self.stuck else 0)     # ready
 
     def _edge(self, pin, v):
         if pin != self.sck:
@@ -138,9 +138,9 @@ class HX711s:
             if d is None or d in self.stuck:
                 continue
             if k < 24:
-                self.m.world.levels[d] = (self.values[i] >> (23 - k)) & 1
+                self.m.world.drive(d, (self.values[i] >> (23 - k)) & 1)
             else:
-                self.m.world.levels[d] = 1
+                self.m.world.drive(d, 1)
         if k >= 24:
             self.pulses_last = self.pulse
 

@@ -11,6 +11,7 @@ file).  Pins, the ADC and bitstream() act on `world`, which tests set up:
     machine.world.inputs[3] = f                  # f() gives the level of an input a simulated part drives
     machine.world.analog = lambda pin: 1234      # what every ADC reads
     machine.world.watchers.append(f)             # f(pin, value) on every output write
+    machine.world.drive(5, 0)                    # a simulated part moves an input: its Pin.irq() runs
     machine.world.outputs[16]                    # what was last written to an output pin
     machine.world.frames[16]                     # the last bitstream() frame sent out of a pin
 
@@ -50,7 +51,27 @@ class World:
         # (pin, bytes) of every bitstream() call; None keeps only `frames` (the VM board runs for hours)
         self.bitstreams = []
         self.irq_off = 0      # disable_irq() calls not yet matched by enable_irq()
+        self.irqs = {}        # pin -> (handler, trigger) of Pin.irq()
+        self.pending = []     # pins whose edge came with interrupts off: handled at enable_irq()
         self.resets = 0
+
+
+    def drive(self, pin, level):
+        """A simulated part sets the level of an input pin.  An edge that the pin's irq() asked
+        for calls its handler at once, or, while interrupts are off, once they are on again
+        (a chip latches the edge)."""
+        level = 1 if level else 0
+        old = self.levels.get(pin)
+        self.levels[pin] = level
+        irq = self.irqs.get(pin)
+        if irq is None or old == level:
+            return
+        if irq[1] & (Pin.IRQ_RISING if level else Pin.IRQ_FALLING):
+            if self.irq_off:
+                if pin not in self.pending:
+                    self.pending.append(pin)
+            else:
+                irq[0](Pin(pin))
 
 
 world = World()
@@ -112,7 +133,12 @@ class Pin:
         self.value(0 if self.value() else 1)
 
     def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
-        return None     # no edges ever come: what drives the inputs is polled, not wired
+        # Edges come from world.drive(); a level set in world.levels directly has none.
+        if handler is None:
+            world.irqs.pop(self.id, None)
+        else:
+            world.irqs[self.id] = (handler, trigger)
+        return None
 
     def __repr__(self):
         return "Pin(%r)" % (self.id,)
@@ -151,6 +177,11 @@ def disable_irq():
 
 def enable_irq(state):
     world.irq_off -= 1
+    while not world.irq_off and world.pending:
+        pin = world.pending.pop(0)
+        irq = world.irqs.get(pin)
+        if irq is not None:
+            irq[0](Pin(pin))
 
 
 def idle():
