@@ -2,6 +2,7 @@
 
 The image itself boots and plays in tests/test_emu_board.py (on an emulated RP2040).
 """
+import os
 import struct
 
 import pytest
@@ -81,3 +82,38 @@ def test_sources_that_cannot_make_the_image_are_refused_with_what_to_do(tmp_path
 def test_an_unknown_board_is_refused(tmp_path, capsys):
     assert cli.main(["firmware", "build", "--board", "PYBV11", "--build-dir", str(tmp_path)]) == 1
     assert "no image is known for board 'PYBV11': the boards are RPI_PICO" in capsys.readouterr().err
+
+
+def test_a_build_folder_that_froze_another_copy_of_the_app_freezes_this_one(firmware_image, tmp_path):
+    """The build folder (one per user by default) is shared by every clone: the app frozen is the
+    one whose `sowlight` runs, even where the other copy's compiled modules are newer."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parent.parent
+    work = repo / "build" / "test-firmware" / "work"          # the folder the image above was built in
+    copy = tmp_path / "clone"
+    shutil.copytree(repo / "firmware", copy / "firmware")
+    shutil.copytree(repo / "rules" / "mancala", copy / "rules" / "mancala")
+    mark = "built from the other clone %d" % id(copy)
+    with open(copy / "firmware" / "main.py", "a") as f:
+        f.write("\n_CLONE = %r\n" % mark)
+    # The sources of the first build are older than the compiled modules it left in the folder.
+    old = (repo / "firmware" / "main.py").stat().st_mtime - 3600
+    for p in (copy / "firmware").rglob("*.py"):
+        os.utime(p, (old, old))
+
+    def build(pythonpath, out):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(pythonpath))
+        done = subprocess.run([sys.executable, "-m", "sowlight", "firmware", "build", "--build-dir", str(work),
+                               "--out", str(out)], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stderr, (out / firmware_image.name).with_suffix(".bin").read_bytes()
+
+    said, binary = build([str(copy / "firmware"), str(copy / "rules")], tmp_path / "other")
+    assert "the build folder last froze %s: freezing %s instead" % (repo / "firmware" / "manifest.py",
+                                                                   copy / "firmware" / "manifest.py") in said
+    assert mark.encode() in binary
+    said, binary = build([], tmp_path / "this")                 # and back, for the next run
+    assert mark.encode() not in binary and b"sowlight_fw/controller/__init__.py" in binary

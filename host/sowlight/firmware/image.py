@@ -16,7 +16,8 @@ and `make`.  picotool is not needed: the UF2 is written by MicroPython's own
 
 Everything is built in a build folder (default: the user cache,
 `~/.cache/sowlight/firmware`) that a rebuild reuses: after a change to an app
-file only the frozen modules and the link step run again.
+file only the frozen modules and the link step run again.  A folder that last
+froze another copy of the app (another clone) freezes this one's afresh.
 """
 import os
 import re
@@ -199,6 +200,18 @@ def _tail(path, n=15):
     return "\n".join("  " + line for line in lines[-n:])
 
 
+def _frozen_manifest(cmake_dir):
+    """The manifest a configured build folder freezes (None when it is not configured)."""
+    try:
+        with open(os.path.join(cmake_dir, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("MICROPY_FROZEN_MANIFEST:"):
+                    return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
 def build(board="RPI_PICO", micropython=None, out=None, build_dir=None, jobs=None, say=None, progress=None):
     """Build the image; the path of its .uf2 (a .bin of the same name beside it).
 
@@ -222,6 +235,15 @@ def build(board="RPI_PICO", micropython=None, out=None, build_dir=None, jobs=Non
             _run(["make", "-C", os.path.join(root, "mpy-cross"), "-j", jobs], root, log, progress, "mpy-cross")
         port = os.path.join(root, "ports", "rp2")
         cmake_dir = os.path.join(work, "build-%s-%s" % (board, mp_version))
+        configured = _frozen_manifest(cmake_dir)
+        if configured is not None and configured != MANIFEST:
+            # The folder (one per user by default) froze another copy of the app last: its compiled
+            # modules can be newer than this copy's sources, and MicroPython's freezer would keep them.
+            say("the build folder last froze %s: freezing %s instead" % (configured, MANIFEST))
+            shutil.rmtree(os.path.join(cmake_dir, "frozen_mpy"), ignore_errors=True)
+            for name in ("frozen_content.c", "Makefile"):
+                if os.path.exists(os.path.join(cmake_dir, name)):
+                    os.remove(os.path.join(cmake_dir, name))
         if not os.path.exists(os.path.join(cmake_dir, "Makefile")):
             say("configuring MicroPython %s for %s" % (mp_version, board))
             # picotool would be fetched from the network by pico-sdk; the UF2 is made below instead.
