@@ -226,3 +226,30 @@ def test_an_hx711_not_ready_when_another_is_leaves_the_reading_to_the_timer(fake
     sim.stuck = ()
     fake_mp.world.levels[late] = 0                          # ready now (no edge: the tick must see it)
     assert tick() == 1 and w.touches == 1 and shown(fake_mp, b)[3] == C.TOUCH
+
+
+def test_an_hx711_reading_ready_while_a_scan_reads_is_looked_at_when_the_read_ends(fake_mp):
+    # The scan finds no reading ready, and one comes before its read is over: the edge's look
+    # finds the sensors busy, and the edge does not come again.  The read's end looks for it.
+    r = json.loads((ROOT / "hardware" / "examples" / "2x6-stores-hx711.json").read_text())
+    r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
+    b = config.check(r)
+    sim = load_fake("wiring").wire(b, fake_mp)
+    readings = [1000 + 500 * 4] * 14
+    strip, s, w, tick = watched(fake_mp, b)
+    values = [None] * b.cells
+    sim.convert(readings)
+    assert s.read(values)[3] == 4
+    strip.show(bytearray(b.cells), 255, 0)
+    readings[3] -= 500
+    scans_look = s.ready
+
+    def ready_as_the_edge_comes():
+        now = scans_look()                  # not yet, as the scan looks
+        sim.convert(readings)               # and ready now, before the read is over
+        return now
+    s.ready = ready_as_the_edge_comes
+    assert s.read(values) is None           # the scan keeps its last values
+    del s.ready
+    assert w.touches == 1 and shown(fake_mp, b)[3] == C.TOUCH
+    assert s.read(values)[3] == 3           # and the next scan takes that reading

@@ -18,6 +18,8 @@ _UNKNOWN = const(-1)   # (sensors.UNKNOWN)
 
 class HX711Bank(Guarded):
     kind = "counting"
+    on_reading = None     # on_ready()'s handler
+    missed = False        # its reading's edge found the sensors busy with a scan's read (peek())
 
     def __init__(self, board, machine):
         Pin = machine.Pin
@@ -61,6 +63,8 @@ class HX711Bank(Guarded):
         between the bits of a reading clocked out: on an RP2040 those edges are cleared before
         interrupts are on again (hx711rp2.forget_edges); elsewhere their calls find no reading
         ready (ready(): the pins are high once it is out) and do nothing."""
+        self.on_reading = handler
+        self.missed = False     # (set in an interrupt, which cannot add it to the object's dict)
         falling = self.machine.Pin.IRQ_FALLING
         for d in self.douts:
             if d is not None:
@@ -121,13 +125,27 @@ class HX711Bank(Guarded):
         (a reading is clocked out once: the next read() takes the latest one a peek took, and an
         HX711 starts its next conversion only once the last is clocked out, so a peek does not
         wait for the scan).  False if none is ready, or a scan reads."""
-        if self.busy or self.read_raw(self.raw) is None:
+        if self.busy:
+            if self.on_reading is not None:
+                self.missed = True      # a reading's edge comes once: read() looks for it after
+            return False
+        if self.read_raw(self.raw) is None:
             return False
         self.fresh = True
         raw = self.raw
         for c in range(self.cells):
             out[c] = raw[c]
         return True
+
+    def read(self, values):
+        """The scan's read (Guarded.read); an HX711 that had a reading ready while it ran, too
+        late for this read and too early for a look of the watch's own (the edge that says so
+        found the sensors busy), is looked at when it ends, not at the timer's next tick."""
+        out = Guarded.read(self, values)
+        if self.missed:
+            self.missed = False
+            self.on_reading()
+        return out
 
     def _read(self, values):
         if self.fresh:                      # the conversion peek() took (and the watch saw)
