@@ -53,6 +53,16 @@ def watched(machine, b):
     return strip, s, w, tick
 
 
+def hx711_watched(machine):
+    """The load-cell example, calibrated at 500 counts a seed, its HX711s simulated with 4 seeds
+    on every cell, watched: (config, the simulated HX711s, their readings, what watched() gives)."""
+    r = json.loads((ROOT / "hardware" / "examples" / "2x6-stores-hx711.json").read_text())
+    r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
+    b = config.check(r)
+    sim = load_fake("wiring").wire(b, machine)
+    return b, sim, [1000 + 500 * 4] * 14, watched(machine, b)
+
+
 def shown(machine, b):
     """The roles per cell in the strip's last frame, decoded from its bytes."""
     pin, data = machine.world.bitstreams[-1]
@@ -176,12 +186,7 @@ def test_a_touch_that_comes_while_a_frame_is_painted_is_written_with_it(fake_mp)
 
 
 def test_hx711_cells_are_touched_by_half_a_seed_in_a_new_conversion(fake_mp):
-    r = json.loads((ROOT / "hardware" / "examples" / "2x6-stores-hx711.json").read_text())
-    r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
-    b = config.check(r)
-    sim = load_fake("wiring").wire(b, fake_mp)
-    readings = [1000 + 500 * 4] * 14
-    strip, s, w, tick = watched(fake_mp, b)
+    b, sim, readings, (strip, s, w, tick) = hx711_watched(fake_mp)
     # A reading ready (an HX711's data pin falling) runs the watch's look in the pin's
     # interrupt: the touch does not wait for the timer's next tick.
     assert sorted(fake_mp.world.irqs) == sorted(p for p in b.cell_sensors if p is not None)
@@ -209,12 +214,7 @@ def test_hx711_cells_are_touched_by_half_a_seed_in_a_new_conversion(fake_mp):
 def test_an_hx711_not_ready_when_another_is_leaves_the_reading_to_the_timer(fake_mp):
     # Each HX711 runs on its own oscillator: the look the first data pin's edge runs finds the
     # others still converting and leaves them; the timer's tick takes the reading.
-    r = json.loads((ROOT / "hardware" / "examples" / "2x6-stores-hx711.json").read_text())
-    r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
-    b = config.check(r)
-    sim = load_fake("wiring").wire(b, fake_mp)
-    readings = [1000 + 500 * 4] * 14
-    strip, s, w, tick = watched(fake_mp, b)
+    b, sim, readings, (strip, s, w, tick) = hx711_watched(fake_mp)
     sim.convert(readings)
     assert s.read([None] * b.cells)[3] == 4
     strip.show(bytearray(b.cells), 255, 0)
@@ -231,12 +231,7 @@ def test_an_hx711_not_ready_when_another_is_leaves_the_reading_to_the_timer(fake
 def test_an_hx711_reading_ready_while_a_scan_reads_is_looked_at_when_the_read_ends(fake_mp):
     # The scan finds no reading ready, and one comes before its read is over: the edge's look
     # finds the sensors busy, and the edge does not come again.  The read's end looks for it.
-    r = json.loads((ROOT / "hardware" / "examples" / "2x6-stores-hx711.json").read_text())
-    r["calibration"] = {"offset": [1000] * 14, "counts_per_seed": [500] * 14}
-    b = config.check(r)
-    sim = load_fake("wiring").wire(b, fake_mp)
-    readings = [1000 + 500 * 4] * 14
-    strip, s, w, tick = watched(fake_mp, b)
+    b, sim, readings, (strip, s, w, tick) = hx711_watched(fake_mp)
     values = [None] * b.cells
     sim.convert(readings)
     assert s.read(values)[3] == 4
