@@ -55,7 +55,6 @@ class World:
         self.pending = []     # pins whose edge came with interrupts off: handled at enable_irq()
         self.resets = 0
 
-
     def drive(self, pin, level):
         """A simulated part sets the level of an input pin.  An edge that the pin's irq() asked
         for calls its handler at once, or, while interrupts are off, once they are on again
