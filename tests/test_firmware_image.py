@@ -3,7 +3,11 @@
 The image itself boots and plays in tests/test_emu_board.py (on an emulated RP2040).
 """
 import os
+import shutil
 import struct
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -87,10 +91,6 @@ def test_an_unknown_board_is_refused(tmp_path, capsys):
 def test_a_build_folder_that_froze_another_copy_of_the_app_freezes_this_one(firmware_image, tmp_path):
     """The build folder (one per user by default) is shared by every clone: the app frozen is the
     one whose `sowlight` runs, even where the other copy's compiled modules are newer."""
-    import shutil
-    import subprocess
-    import sys
-    from pathlib import Path
     repo = Path(__file__).resolve().parent.parent
     work = repo / "build" / "test-firmware" / "work"          # the folder the image above was built in
     copy = tmp_path / "clone"

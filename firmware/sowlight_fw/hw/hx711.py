@@ -52,6 +52,7 @@ class HX711Bank(Guarded):
             self._mask = 0
             for p in used:
                 self._mask |= 1 << p
+            self._edges = hx711rp2.edge_words(used)
             self._sck_mask = 1 << board.hx711_sck
             self.raw = array("i", bytes(4 * self.cells))
 
@@ -87,7 +88,7 @@ class HX711Bank(Guarded):
             m = self.machine
             irq = m.disable_irq()       # (some 40 us: no clock pulse may be stretched to 60 us)
             self._rp2.read_bits(self._pins, out, self.cells, self._sck_mask, 24 + self.extra)
-            self._rp2.forget_edges(self._mask)
+            self._rp2.forget_edges(self._edges)
             m.enable_irq(irq)
             if out is not raw:
                 for c in range(self.cells):

@@ -16,7 +16,7 @@ from micropython import const
 _SIO_IN = const(0xD0000004)
 _SIO_OUT_SET = const(0xD0000014)
 _SIO_OUT_CLR = const(0xD0000018)
-_INTR0 = const(0x400140F0)          # IO_BANK0's raw interrupt status, 4 bits a GPIO, 8 GPIOs a word
+_INTR0 = const(0x400140F0)          # IO_BANK0's raw interrupt status (edge_words())
 
 
 @micropython.viper
@@ -64,15 +64,25 @@ def read_bits(pins: ptr32, out: ptr32, n: int, sck: int, pulses: int):
         i += 1
 
 
+def edge_words(pins):
+    """The words forget_edges() writes for data pins `pins`: each GPIO's EDGE_LOW bit in its
+    bank's word of IO_BANK0's raw interrupt status (4 bits a GPIO, 8 GPIOs a word)."""
+    from array import array
+    words = array("I", bytes(16))
+    for g in pins:
+        words[g >> 3] |= 4 << ((g & 7) << 2)
+    return words
+
+
 @micropython.viper
-def forget_edges(mask: int):
-    """Clear the falling edges latched on the data pins in `mask` (a 1 written to a GPIO's
-    EDGE_LOW bit clears it): those of the bits just clocked out, which are no reading ready.
-    With interrupts still off, the data pins' interrupt (watch.py) then comes for the next
-    reading only."""
+def forget_edges(words: ptr32):
+    """Clear the falling edges latched on the data pins (a 1 written to an EDGE_LOW bit clears
+    it; `words` from edge_words()): those of the bits just clocked out, which are no reading
+    ready.  With interrupts still off, the data pins' interrupt (watch.py) then comes for the
+    next reading only."""
     intr = ptr32(_INTR0)
-    g = 0
-    while g < 30:
-        if mask & (1 << g):
-            intr[g >> 3] = 4 << ((g & 7) << 2)
-        g += 1
+    i = 0
+    while i < 4:
+        if words[i]:
+            intr[i] = words[i]
+        i += 1

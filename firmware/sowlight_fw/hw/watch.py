@@ -42,30 +42,26 @@ class Watch:
 
     def tick(self, _timer=None):
         """One look at the sensors (the timer's callback).  The number of cells touched."""
-        try:
-            now = self.clock()
-            if ticks_diff(now, self.last) < WATCH_MS // 2:
-                return 0        # ticks held back (interrupts off: a flash write) come in a burst
-            return self._look(now)
-        except Exception as e:      # (an interrupt's exception would be printed on the link)
-            self.fault = e
-            return 0
+        now = self.clock()
+        if ticks_diff(now, self.last) < WATCH_MS // 2:
+            return 0        # ticks held back (interrupts off: a flash write) come in a burst
+        return self._look(now)
 
     def ready(self, _pin=None):
         """The sensors have made a reading ready (an HX711's data pin fell: on_ready, in that
         pin's interrupt): a look now, not at the timer's next tick, which would add up to
         WATCH_MS to the touch.  The number of cells touched."""
-        try:
-            return self._look(self.clock())
-        except Exception as e:
-            self.fault = e
-            return 0
+        return self._look(self.clock())
 
     def _look(self, now):
-        self.last = now
-        if not self.sensors.peek(self.seen):
-            return 0            # a scan is reading them, or no new conversion yet
-        return self.saw(self.seen, now)
+        try:
+            self.last = now
+            if not self.sensors.peek(self.seen):
+                return 0        # a scan is reading them, or no new conversion yet
+            return self.saw(self.seen, now)
+        except Exception as e:      # (an interrupt's exception would be printed on the link)
+            self.fault = e
+            return 0
 
     def saw(self, raw, now=None):
         """`raw` is what the sensors read now (a tick's look, or a scan's read of the same kind):

@@ -236,15 +236,12 @@ def build(board="RPI_PICO", micropython=None, out=None, build_dir=None, jobs=Non
         port = os.path.join(root, "ports", "rp2")
         cmake_dir = os.path.join(work, "build-%s-%s" % (board, mp_version))
         configured = _frozen_manifest(cmake_dir)
-        if configured is not None and configured != MANIFEST:
+        if configured not in (None, MANIFEST):
             # The folder (one per user by default) froze another copy of the app last: its compiled
             # modules can be newer than this copy's sources, and MicroPython's freezer would keep them.
             say("the build folder last froze %s: freezing %s instead" % (configured, MANIFEST))
             shutil.rmtree(os.path.join(cmake_dir, "frozen_mpy"), ignore_errors=True)
-            for name in ("frozen_content.c", "Makefile"):
-                if os.path.exists(os.path.join(cmake_dir, name)):
-                    os.remove(os.path.join(cmake_dir, name))
-        if not os.path.exists(os.path.join(cmake_dir, "Makefile")):
+        if configured != MANIFEST or not os.path.exists(os.path.join(cmake_dir, "Makefile")):
             say("configuring MicroPython %s for %s" % (mp_version, board))
             # picotool would be fetched from the network by pico-sdk; the UF2 is made below instead.
             _run(["cmake", "-S", port, "-B", cmake_dir, "-DPICO_BUILD_DOCS=0", "-DPICO_NO_PICOTOOL=1",
