@@ -117,3 +117,25 @@ def test_a_build_folder_that_froze_another_copy_of_the_app_freezes_this_one(firm
     assert mark.encode() in binary
     said, binary = build([], tmp_path / "this")                 # and back, for the next run
     assert mark.encode() not in binary and b"sowlight_fw/controller/__init__.py" in binary
+
+
+def test_a_second_build_in_the_same_folder_waits_for_the_first(firmware_image, tmp_path):
+    """Two builds in one folder (two terminals, two test workers) would unpack and compile over each
+    other: the second says it waits, and goes on once the first lets the folder go."""
+    import fcntl
+    work = Path(__file__).resolve().parent.parent / "build" / "test-firmware" / "work"
+    with open(work / ".lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)            # as a first build does for its whole run
+        second = subprocess.Popen([sys.executable, "-m", "sowlight", "firmware", "build", "--build-dir", str(work),
+                                   "--out", str(tmp_path)], stderr=subprocess.PIPE, text=True)
+        said = second.stderr.readline()
+        assert "another build is using %s: waiting for it to finish" % work in said
+        try:
+            second.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            pass
+        assert second.poll() is None                # nothing built while the folder is held
+    rest = second.communicate(timeout=600)[1]
+    assert second.returncode == 0, rest
+    assert (tmp_path / firmware_image.name).read_bytes() == firmware_image.read_bytes()
+    assert not list(tmp_path.glob("*.tmp"))

@@ -17,7 +17,9 @@ and `make`.  picotool is not needed: the UF2 is written by MicroPython's own
 Everything is built in a build folder (default: the user cache,
 `~/.cache/sowlight/firmware`) that a rebuild reuses: after a change to an app
 file only the frozen modules and the link step run again.  A folder that last
-froze another copy of the app (another clone) freezes this one's afresh.
+froze another copy of the app (another clone) freezes this one's afresh.  One
+build at a time works in a folder (a second waits for the first), and the image
+files appear whole, so an emulator reading the image meanwhile never reads half of one.
 """
 import os
 import re
@@ -25,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+from contextlib import contextmanager
 
 import sowlight_fw
 from sowlight_fw import app as _fw_app
@@ -223,13 +226,31 @@ def build(board="RPI_PICO", micropython=None, out=None, build_dir=None, jobs=Non
     work = os.path.abspath(build_dir or cache_dir())
     os.makedirs(work, exist_ok=True)
     check_toolchain()
-    root, around = find_sources(micropython, work, say)
-    mp_version = _check_checkout(root)
-    jobs = str(jobs or os.cpu_count() or 2)
     out = os.path.abspath(out or images_dir())
     os.makedirs(out, exist_ok=True)
-    log_path = os.path.join(work, "build.log")
-    with open(log_path, "wb") as log:
+    with _one_build_in(work, say):
+        root, around = find_sources(micropython, work, say)
+        mp_version = _check_checkout(root)
+        cmake_dir = _make(board, root, mp_version, work, str(jobs or os.cpu_count() or 2), say, progress)
+        bin_path = os.path.join(out, image_name(board, mp_version, "bin"))
+        uf2_path = os.path.join(out, image_name(board, mp_version, "uf2"))
+        with open(os.path.join(work, "build.log"), "ab") as log:
+            _put(os.path.join(cmake_dir, "firmware.bin"), bin_path)
+            tmp = uf2_path + ".tmp"
+            _run([sys.executable, os.path.join(root, "tools", "uf2conv.py"), "-c", "-b", hex(FLASH_BASE),
+                  "-f", hex(UF2_FAMILY_RP2040), "-o", tmp, bin_path], out, log, None, "uf2conv")
+            os.replace(tmp, uf2_path)
+        for folder in (around, os.path.dirname(root), root):
+            rom = os.path.join(folder, BOOTROM)
+            if os.path.isfile(rom):
+                _put(rom, os.path.join(out, BOOTROM))
+                break
+    return uf2_path
+
+
+def _make(board, root, mp_version, work, jobs, say, progress):
+    """Configure (when needed) and make the port in `work`; the cmake folder, with firmware.bin in it."""
+    with open(os.path.join(work, "build.log"), "wb") as log:
         if not os.path.exists(os.path.join(root, "mpy-cross", "build", "mpy-cross")):
             say("building mpy-cross (compiles the frozen modules)")
             _run(["make", "-C", os.path.join(root, "mpy-cross"), "-j", jobs], root, log, progress, "mpy-cross")
@@ -249,17 +270,32 @@ def build(board="RPI_PICO", micropython=None, out=None, build_dir=None, jobs=Non
                   "-DMICROPY_FROZEN_MANIFEST=%s" % MANIFEST], port, log, progress, "cmake")
         say("building the firmware (MicroPython %s, Sowlight %s frozen in)" % (mp_version, sowlight_version()))
         _run(["make", "-C", cmake_dir, "-j", jobs], port, log, progress, "firmware")
-        bin_path = os.path.join(out, image_name(board, mp_version, "bin"))
-        uf2_path = os.path.join(out, image_name(board, mp_version, "uf2"))
-        shutil.copyfile(os.path.join(cmake_dir, "firmware.bin"), bin_path)
-        _run([sys.executable, os.path.join(root, "tools", "uf2conv.py"), "-c", "-b", hex(FLASH_BASE),
-              "-f", hex(UF2_FAMILY_RP2040), "-o", uf2_path, bin_path], out, log, None, "uf2conv")
-    for folder in (around, os.path.dirname(root), root):
-        rom = os.path.join(folder, BOOTROM)
-        if os.path.isfile(rom):
-            shutil.copyfile(rom, os.path.join(out, BOOTROM))
-            break
-    return uf2_path
+    return cmake_dir
+
+
+def _put(src, dst):
+    """Copy a file so that `dst` is the old file or the whole new one, never a part."""
+    tmp = dst + ".tmp"
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
+
+
+@contextmanager
+def _one_build_in(work, say):
+    """Hold the build folder: two builds in one folder (the user's cache, by default) would unpack,
+    configure and compile over each other, so the second waits for the first."""
+    try:
+        import fcntl
+    except ImportError:         # Windows: no advisory locks here; one build at a time is up to the user
+        yield
+        return
+    with open(os.path.join(work, ".lock"), "a") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            say("another build is using %s: waiting for it to finish" % work)
+            fcntl.flock(f, fcntl.LOCK_EX)
+        yield
 
 
 def manifest_parts():
