@@ -16,6 +16,7 @@ SOWLIGHT_BOOTROM); a missing one is a skip that says what to install, a failure 
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -166,6 +167,32 @@ def test_what_is_missing_is_named_with_where_to_get_it(tmp_path):
         find_bootrom(str(tmp_path / "short.bin"), image, environ={})
     with pytest.raises(EmuBoardError, match="no firmware image at .*sowlight firmware build"):
         find_image(None, environ={"XDG_CACHE_HOME": str(tmp_path / "cache")})      # nothing built there
+
+
+def test_boards_started_at_once_install_rp2040js_whole_and_once(tmp_path):
+    """Two boards started at once on a new machine (two terminals, two test workers) each find
+    rp2040js installed whole; a cut install left in its folder is replaced, not taken for one."""
+    from sowlight.simulation import emuboard
+    if shutil.which("npm") is None:
+        (pytest.fail if os.environ.get("CI") == "true" else pytest.skip)("npm is not installed (apt-get install npm)")
+    env = {emuboard.NODE_DIR_ENV: str(tmp_path / "rp2040js")}
+    (tmp_path / "rp2040js" / "node_modules" / "rp2040js").mkdir(parents=True)      # cut before its files came
+    found, failed = [], []
+
+    def start():
+        try:
+            found.append(emuboard.ensure_rp2040js(environ=env))
+        except Exception as e:      # (reported below, from the test's own thread)
+            failed.append(e)
+    threads = [threading.Thread(target=start) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+    assert not failed and len(found) == 2 and found[0] == found[1]
+    assert found[0].is_file() and found[0].is_relative_to(tmp_path / "rp2040js")
+    assert [p.name for p in tmp_path.iterdir()] == ["rp2040js"]            # no half-made folder left
+    assert emuboard.ensure_rp2040js(environ=env) == found[0]
 
 
 # ----- games ---------------------------------------------------------------------------------------

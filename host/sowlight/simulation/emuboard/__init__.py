@@ -93,31 +93,56 @@ def node_dir(environ=None):
     return Path(data_dir(environ=environ)) / ("emuboard-" + hashlib.sha256(lock).hexdigest()[:12])
 
 
-def ensure_rp2040js(environ=None, say=None):
-    """The path of rp2040js's ES module, installed with `npm ci` on first use."""
-    where = node_dir(environ)
+def _installed(where):
+    """rp2040js's ES module in `where` when the pinned version is installed there, else None."""
     module = where / "node_modules" / PACKAGE / "dist" / "esm" / "index.js"
-    manifest = where / "node_modules" / PACKAGE / "package.json"
     try:
-        if module.is_file() and json.loads(manifest.read_text()).get("version") == PINNED:
+        if module.is_file() and json.loads((where / "node_modules" / PACKAGE / "package.json").read_text()).get(
+                "version") == PINNED:
             return module
     except (OSError, ValueError):
         pass
+    return None
+
+
+def ensure_rp2040js(environ=None, say=None):
+    """The path of rp2040js's ES module, installed with `npm ci` on first use.
+
+    It is installed in a folder of its own and then renamed into place, so that two boards
+    started at once (two terminals, two test workers) never run `npm ci` over each other, and a
+    cut install never looks finished."""
+    where = node_dir(environ)
+    module = _installed(where)
+    if module is not None:
+        return module
     npm = shutil.which("npm")
     if npm is None:
         raise EmuBoardError("the emulated board needs the npm package %s %s, and `npm` is not on PATH: install "
                             "Node.js with npm (Debian: apt-get install nodejs npm), or install it yourself with "
                             "`npm ci --prefix DIR` in %s and set %s=DIR" % (PACKAGE, PINNED, HERE, NODE_DIR_ENV))
-    where.mkdir(parents=True, exist_ok=True)
-    for name in ("package.json", "package-lock.json"):
-        shutil.copyfile(HERE / name, where / name)
-    if say:
-        say("installing %s %s into %s (npm ci, once)" % (PACKAGE, PINNED, where))
-    done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=str(where),
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if done.returncode != 0 or not module.is_file():
-        raise EmuBoardError("`npm ci` of %s %s in %s failed:\n%s" % (PACKAGE, PINNED, where,
-                                                                     done.stdout.decode("utf-8", "replace")[-2000:]))
+    where.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=where.name + ".installing-", dir=str(where.parent)))
+    try:
+        for name in ("package.json", "package-lock.json"):
+            shutil.copyfile(HERE / name, fresh / name)
+        if say:
+            say("installing %s %s into %s (npm ci, once)" % (PACKAGE, PINNED, where))
+        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=str(fresh),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if done.returncode != 0 or _installed(fresh) is None:
+            raise EmuBoardError("`npm ci` of %s %s in %s failed:\n%s" % (PACKAGE, PINNED, where,
+                                                                         done.stdout.decode("utf-8", "replace")[-2000:]))
+        if where.exists() and _installed(where) is None:
+            shutil.rmtree(str(where), ignore_errors=True)     # an older or broken install of the same pin
+        try:
+            os.rename(str(fresh), str(where))
+        except OSError:
+            pass        # another install got there first: the check below takes its result
+    finally:
+        shutil.rmtree(str(fresh), ignore_errors=True)
+    module = _installed(where)
+    if module is None:
+        raise EmuBoardError("rp2040js %s could not be put in %s: remove that folder and try again" % (PINNED, where))
     return module
 
 
