@@ -10,6 +10,7 @@ from sowlight_fw import config, journal
 from sowlight_fw.link import codec
 from sowlight_fw.controller import Controller
 from sowlight_fw.journal import Journal, JournalError
+from sowlight_fw.journal.records import RECLAIM_AHEAD
 from sowlight_fw.storage import FlashStorage, MemoryStorage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -370,6 +371,67 @@ def test_a_full_flash_loses_the_oldest_synced_games_first_and_never_an_unsynced_
     assert {1, 3, 6, 7, 8, 9, 10} <= set(j2.games)
     assert not {2, 4, 5} & set(j2.games)
     assert all(j2.games[g].synced < j2.games[g].last for g in j2.games)
+
+
+def test_a_reclaim_frees_well_beyond_the_reserve_oldest_synced_games_first():
+    """A flash kept full would sit at the reserve's edge, where every record's check asks the
+    filesystem: a reclaim deletes enough old synced games to leave RECLAIM_AHEAD more."""
+    block = 4096
+    st = MemoryStorage(capacity=80 * block, block=block)
+    j = Journal(st, reserve=4 * block)
+    j.open()
+    game = 0
+    while st.free() >= 4 * block + 200:        # one block a game, until the next record reaches the reserve
+        game += 1
+        _short_game(j, game)
+    for g in range(1, game + 1, 2):
+        j.ack(g, j.games[g].last)               # the odd games are on the laptop
+    before = sorted(j.games)
+    _short_game(j, game + 1)
+    gone = [g for g in before if g not in j.games]
+    synced = [g for g in before if g % 2]
+    assert gone == synced[:len(gone)]                                 # the oldest synced ones, in order
+    assert st.free() >= 4 * block + RECLAIM_AHEAD - block      # (the new game's block taken since)
+    assert len(gone) == RECLAIM_AHEAD // block + 1            # no more than that
+    assert all(g in j.games for g in before if not g % 2)             # nothing unsynced
+
+
+class _Filesystem:
+    """os.statvfs for FlashStorage, answering for a filesystem of `avail` free 4 KB blocks, counting the asks."""
+
+    def __init__(self, avail):
+        self.avail = avail
+        self.asked = 0
+
+    def statvfs(self, path):
+        self.asked += 1
+        return (4096, 4096, 512, self.avail, self.avail, 0, 0, 0, 0, 255)
+
+
+def test_flash_storage_asks_the_filesystem_for_free_space_only_near_full(tmp_path, monkeypatch):
+    import sowlight_fw.storage as storage
+    fs = _Filesystem(avail=300)
+    monkeypatch.setattr(storage.os, "statvfs", fs.statvfs)
+    st = FlashStorage(str(tmp_path / "journal"))
+    j = Journal(st)
+    j.open()
+    _short_game(j, 1, moves=60)              # 62 records, about 4 KB: the check before each record
+    assert fs.asked == 1                     # asked once, then counted
+    assert st.free() == 299 * 4096           # the file's one block
+    _short_game(j, 2, moves=60)
+    assert fs.asked == 1 and st.free() == 298 * 4096
+    size = st.size(journal.file_name(2))
+    _short_game(j, 3, moves=6144 * 62 // size)          # a game of one and a half blocks
+    assert 4096 < st.size(journal.file_name(3)) <= 8192
+    assert fs.asked == 1 and st.free() == 296 * 4096
+    # Near full (below exact_below), every check asks the filesystem for its own figure.
+    fs.avail = 6
+    st.remove(journal.file_name(3))
+    j2 = Journal(st)
+    j2.open()
+    asked = fs.asked
+    _short_game(j2, 4)
+    assert fs.asked - asked == 5 and st.free() == 6 * 4096
 
 
 def test_the_newest_game_is_kept_so_numbers_are_never_reused():

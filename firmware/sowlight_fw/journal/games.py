@@ -11,7 +11,7 @@ always stays (its number keeps game numbers from being reused).
 """
 import json
 
-from .records import (JournalError, MAGIC, START, END, SYNC, PREFIX, SUFFIX, RESERVE, _CODES, HEAD,
+from .records import (JournalError, MAGIC, START, END, SYNC, PREFIX, SUFFIX, RESERVE, RECLAIM_AHEAD, _CODES, HEAD,
                       written, file_name, parse, intact, decode, _frame)
 
 
@@ -169,7 +169,7 @@ class Journal:
 
     def _write(self, name, data):
         if self.storage.free() < self.reserve + len(data):
-            self.reclaim(self.reserve + len(data))
+            self.reclaim(self.reserve + len(data) + RECLAIM_AHEAD)
         try:
             self.storage.append(name, data)
         except OSError:

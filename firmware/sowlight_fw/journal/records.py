@@ -72,6 +72,9 @@ _CODES = {"start": START, "move": MOVE, "undo": UNDO, "setpos": SETPOS, "end": E
 PREFIX = "g"
 SUFFIX = ".jnl"
 RESERVE = const(16384)   # free bytes kept for the game in progress (4 littlefs blocks)
+# What reclaiming frees beyond the reserve: about 20 old games at once, so that a flash kept full
+# is not at the reserve's edge, where each record's check asks the filesystem (storage.py).
+RECLAIM_AHEAD = const(131072)
 
 
 class JournalError(ValueError):
