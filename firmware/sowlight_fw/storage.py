@@ -21,6 +21,11 @@ _TMP = ".tmp"
 _MAGIC = b"sowlight-journal 1\n"    # FileStorage's first line
 
 
+def _blocks(n, block):
+    """The whole blocks `n` bytes take (littlefs gives every file whole blocks)."""
+    return (n + block - 1) // block
+
+
 class FlashStorage:
     """A directory of the board's filesystem.
 
@@ -66,7 +71,7 @@ class FlashStorage:
             size = f.tell()
         if self._free is not None:
             b = self._block
-            self._free -= ((size + b - 1) // b - (size - len(data) + b - 1) // b) * b
+            self._free -= (_blocks(size, b) - _blocks(size - len(data), b)) * b
 
     def replace(self, name, data):
         self._free = None
@@ -112,13 +117,10 @@ class MemoryStorage:
     def size(self, name):
         return len(self.files[name])
 
-    def _blocks(self, n):
-        return (n + self.block - 1) // self.block
-
     def used(self):
         total = 0
         for data in self.files.values():
-            total += self._blocks(len(data))
+            total += _blocks(len(data), self.block)
         return total * self.block
 
     def free(self):
@@ -126,7 +128,7 @@ class MemoryStorage:
 
     def _room(self, name, extra):
         have = len(self.files.get(name, b""))
-        need = (self._blocks(have + extra) - self._blocks(have)) * self.block
+        need = (_blocks(have + extra, self.block) - _blocks(have, self.block)) * self.block
         if need > self.free():
             raise OSError(28, "no space left on the journal's storage")
 

@@ -231,10 +231,10 @@ def build(board="RPI_PICO", micropython=None, out=None, build_dir=None, jobs=Non
     with _one_build_in(work, say):
         root, around = find_sources(micropython, work, say)
         mp_version = _check_checkout(root)
-        cmake_dir = _make(board, root, mp_version, work, str(jobs or os.cpu_count() or 2), say, progress)
         bin_path = os.path.join(out, image_name(board, mp_version, "bin"))
         uf2_path = os.path.join(out, image_name(board, mp_version, "uf2"))
-        with open(os.path.join(work, "build.log"), "ab") as log:
+        with open(os.path.join(work, "build.log"), "wb") as log:
+            cmake_dir = _make(board, root, mp_version, work, str(jobs or os.cpu_count() or 2), log, say, progress)
             _put(os.path.join(cmake_dir, "firmware.bin"), bin_path)
             tmp = uf2_path + ".tmp"
             _run([sys.executable, os.path.join(root, "tools", "uf2conv.py"), "-c", "-b", hex(FLASH_BASE),
@@ -248,28 +248,27 @@ def build(board="RPI_PICO", micropython=None, out=None, build_dir=None, jobs=Non
     return uf2_path
 
 
-def _make(board, root, mp_version, work, jobs, say, progress):
+def _make(board, root, mp_version, work, jobs, log, say, progress):
     """Configure (when needed) and make the port in `work`; the cmake folder, with firmware.bin in it."""
-    with open(os.path.join(work, "build.log"), "wb") as log:
-        if not os.path.exists(os.path.join(root, "mpy-cross", "build", "mpy-cross")):
-            say("building mpy-cross (compiles the frozen modules)")
-            _run(["make", "-C", os.path.join(root, "mpy-cross"), "-j", jobs], root, log, progress, "mpy-cross")
-        port = os.path.join(root, "ports", "rp2")
-        cmake_dir = os.path.join(work, "build-%s-%s" % (board, mp_version))
-        configured = _frozen_manifest(cmake_dir)
-        if configured not in (None, MANIFEST):
-            # The folder (one per user by default) froze another copy of the app last: its compiled
-            # modules can be newer than this copy's sources, and MicroPython's freezer would keep them.
-            say("the build folder last froze %s: freezing %s instead" % (configured, MANIFEST))
-            shutil.rmtree(os.path.join(cmake_dir, "frozen_mpy"), ignore_errors=True)
-        if configured != MANIFEST or not os.path.exists(os.path.join(cmake_dir, "Makefile")):
-            say("configuring MicroPython %s for %s" % (mp_version, board))
-            # picotool would be fetched from the network by pico-sdk; the UF2 is made below instead.
-            _run(["cmake", "-S", port, "-B", cmake_dir, "-DPICO_BUILD_DOCS=0", "-DPICO_NO_PICOTOOL=1",
-                  "-DMICROPY_BOARD=%s" % board, "-DMICROPY_BOARD_DIR=%s" % os.path.join(port, "boards", board),
-                  "-DMICROPY_FROZEN_MANIFEST=%s" % MANIFEST], port, log, progress, "cmake")
-        say("building the firmware (MicroPython %s, Sowlight %s frozen in)" % (mp_version, sowlight_version()))
-        _run(["make", "-C", cmake_dir, "-j", jobs], port, log, progress, "firmware")
+    if not os.path.exists(os.path.join(root, "mpy-cross", "build", "mpy-cross")):
+        say("building mpy-cross (compiles the frozen modules)")
+        _run(["make", "-C", os.path.join(root, "mpy-cross"), "-j", jobs], root, log, progress, "mpy-cross")
+    port = os.path.join(root, "ports", "rp2")
+    cmake_dir = os.path.join(work, "build-%s-%s" % (board, mp_version))
+    configured = _frozen_manifest(cmake_dir)
+    if configured not in (None, MANIFEST):
+        # The folder (one per user by default) froze another copy of the app last: its compiled
+        # modules can be newer than this copy's sources, and MicroPython's freezer would keep them.
+        say("the build folder last froze %s: freezing %s instead" % (configured, MANIFEST))
+        shutil.rmtree(os.path.join(cmake_dir, "frozen_mpy"), ignore_errors=True)
+    if configured != MANIFEST or not os.path.exists(os.path.join(cmake_dir, "Makefile")):
+        say("configuring MicroPython %s for %s" % (mp_version, board))
+        # picotool would be fetched from the network by pico-sdk; the UF2 is made below instead.
+        _run(["cmake", "-S", port, "-B", cmake_dir, "-DPICO_BUILD_DOCS=0", "-DPICO_NO_PICOTOOL=1",
+              "-DMICROPY_BOARD=%s" % board, "-DMICROPY_BOARD_DIR=%s" % os.path.join(port, "boards", board),
+              "-DMICROPY_FROZEN_MANIFEST=%s" % MANIFEST], port, log, progress, "cmake")
+    say("building the firmware (MicroPython %s, Sowlight %s frozen in)" % (mp_version, sowlight_version()))
+    _run(["make", "-C", cmake_dir, "-j", jobs], port, log, progress, "firmware")
     return cmake_dir
 
 
