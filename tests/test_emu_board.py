@@ -271,6 +271,8 @@ def hands_play(boards, tmp_path, config, variant, **play):
         made, game, state = emuhands.play(conn, variant, **play)
         assert state["game"] == game
         assert conn.view.lit == conn.view.said       # at the end the strip shows what the board said
+        # No frame began before the last one had latched (the LEDs would have dropped it).
+        assert board.overruns == []
         # Every change the sensors saw was lit at once (TOUCH) before the board's answer to it.
         assert emuhands.unacknowledged(board) == []
         if board.board.sensor_kind == "hx711":

@@ -8,6 +8,8 @@ wiring.py; the timer is the one watch.start() asks `machine` for, fired by the t
 import itertools
 import json
 import types
+
+import pytest
 from pathlib import Path
 from fakeload import load_fake
 
@@ -31,6 +33,33 @@ class Timers:
     def __call__(self, id=-1, mode=None, period=None, callback=None, hard=False):
         self.made.append((mode, period, callback, hard))
         return types.SimpleNamespace(callback=callback)
+
+
+class Clock:
+    """ticks_us and sleep_us for leds.py: a clock that moves `step` us at every reading (the
+    tests' ticks and scans come far apart), or, with step 0, only as the test moves it and as
+    the strip sleeps."""
+
+    def __init__(self, monkeypatch, step, now=10_000):
+        from sowlight_fw.hw import leds
+        self.now = now
+        self.step = step
+        self.slept = []
+        monkeypatch.setattr(leds, "ticks_us", self.ticks_us)
+        monkeypatch.setattr(leds, "sleep_us", self.sleep)
+
+    def ticks_us(self):
+        self.now += self.step
+        return self.now
+
+    def sleep(self, us):
+        self.slept.append(us)
+        self.now += us
+
+
+@pytest.fixture(autouse=True)
+def us_clock(monkeypatch):
+    return Clock(monkeypatch, step=1000)
 
 
 def gpio_board():
@@ -248,3 +277,60 @@ def test_an_hx711_reading_ready_while_a_scan_reads_is_looked_at_when_the_read_en
     del s.ready
     assert w.touches == 1 and shown(fake_mp, b)[3] == C.TOUCH
     assert s.read(values)[3] == 3           # and the next scan takes that reading
+
+
+def test_a_touched_cell_that_blinks_keeps_its_touch_until_it_means_something_else(fake_mp):
+    # A cell that blinks (a choice, a trail with its next step) or counts changes its role in the
+    # frame at every beat: that is not the controller's answer to the hand.
+    b = gpio_board()
+    strip, s, w, tick = watched(fake_mp, b)
+    meant = bytearray(b.cells)
+    meant[4] = C.DROP                                       # a seed may go into pit 4: it blinks
+    frame = bytearray(meant)
+    strip.show(frame, 255, 0, meant)
+    tick()
+    fake_mp.world.levels[GPIO_PINS[4]] = 0                  # the seed dropped
+    assert tick() == 1 and shown(fake_mp, b)[4] == C.TOUCH
+    t = w.last
+    for beat in range(1, 5):                                # the blink's beats go on, off, on, off
+        frame[4] = C.OFF if beat % 2 else C.DROP
+        strip.show(frame, 255, t + 20 * beat, meant)
+        assert shown(fake_mp, b)[4] == C.TOUCH
+    meant[4] = frame[4] = C.TRAIL                           # the controller's answer
+    strip.show(frame, 255, t + 160, meant)
+    assert shown(fake_mp, b)[4] == C.TRAIL
+
+
+def test_a_frame_is_written_only_once_the_last_one_has_latched(fake_mp, us_clock):
+    # WS2812s take a frame as theirs after the data line has stayed low RESET_US; bits sent
+    # sooner run on past the strip's end and the LEDs keep the last frame.  A tick held back by
+    # a write (interrupts are off while it goes out) comes right after it.
+    from sowlight_fw.hw.leds import RESET_US
+    clock = us_clock
+    clock.step = 0
+    b = gpio_board()
+    strip, s, w, tick = watched(fake_mp, b)
+    sent = []
+    flush = strip.driver.flush
+
+    def timed_flush():
+        sent.append(clock.now)
+        flush()
+    strip.driver.flush = timed_flush
+    frame = bytearray(b.cells)
+    frame[4] = C.PLAYER
+    strip.show(frame, 255, 0)
+    tick()
+    clock.now += 20                                         # a tick 20 us after that write
+    fake_mp.world.levels[GPIO_PINS[4]] = 0
+    assert tick() == 1
+    assert len(sent) == 1 and clock.slept == []             # not written in the interrupt, no wait there
+    clock.now += RESET_US                                   # the next tick writes it
+    tick()
+    assert len(sent) == 2 and shown(fake_mp, b)[4] == C.TOUCH
+    clock.now += 50                                         # a scan's frame right after it
+    frame[9] = C.HINT
+    strip.show(frame, 255, 10)
+    assert clock.slept == [RESET_US - 50] and len(sent) == 3
+    assert all(later - earlier >= RESET_US for earlier, later in zip(sent, sent[1:]))
+    assert shown(fake_mp, b)[9] == C.HINT and shown(fake_mp, b)[4] == C.TOUCH

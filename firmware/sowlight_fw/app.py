@@ -163,7 +163,7 @@ class App:
         if self.link is not None:
             self.link.poll(self.request, now)
         self.flush()
-        self.strip.show(c.frame, c.brightness, now)
+        self.strip.show(c.frame, c.brightness, now, c.roles)
         self.loops += 1
         if self._reboot_to is not None:       # asked for: the reply to `reboot` is written now
             to = self._reboot_to

@@ -261,9 +261,10 @@ class Strip:
         self.level = 0
         self.writes = 0
 
-    def show(self, frame, level=255, now=None):
+    def show(self, frame, level=255, now=None, meant=None):
         """Show a frame of roles per cell; True if anything changed (a write, as on the real strip).
-        (No timer watches a virtual board's sensors: nothing is touched, `now` is not needed.)"""
+        (No timer watches a virtual board's sensors: nothing is touched, `now` and `meant` are not
+        needed.)"""
         changed = level != self.level
         for c in range(self.cells):
             if frame[c] != self.frame[c]:

@@ -16,6 +16,13 @@ hand, though the answer takes the debounce.  touch() may come at any moment
 of show() or light() (a timer's interrupt): it then only marks the cell, and
 show() paints it before it writes.  Nothing on touch()'s way allocates.
 
+The LEDs take a frame as theirs once the data line has stayed low for RESET_US;
+bits sent before that carry on past the strip's last LED and are lost, and the
+LEDs keep the last frame.  A timer's tick held back by a write (interrupts are
+off while it goes out) comes right after it, so every write waits out the rest
+of RESET_US first; flush_touched(), which runs in the interrupt, does not wait
+there: it leaves the touch to the next tick or show().
+
 Two drivers, one small interface (palette, paint, flush):
 - NeoPixelDriver: MicroPython's `neopixel` module (micropython-lib; firmware/
   manifest.py and package.json install it), writing the strip's bytes directly;
@@ -24,9 +31,12 @@ Two drivers, one small interface (palette, paint, flush):
   It imports that library only when made, so a MicroPython board never needs it.
 """
 from ..colours import RGB, OFF, N_ROLES, TOUCH
-from ..ticks import ticks_diff
+from ..ticks import ticks_diff, ticks_us, sleep_us
 
 TOUCH_MS = 300          # a touch shows this long after the last change, unless the controller answers
+# The data line's low time after which WS2812B LEDs latch what they were sent (the datasheet of
+# its V5 says 280 us; older ones 50 us, SK6812 80 us).
+RESET_US = 300
 _NONE = 0xFF
 
 _CHANNEL = {"R": 0, "G": 1, "B": 2}
@@ -86,11 +96,14 @@ class Strip:
         self._last = bytearray(b"\xff" * self.cells)   # nothing written yet
         self._level = -1
         self.writes = 0
-        # A touched cell: the controller's role it had when touched (_NONE: not touched), and when.
+        # What each cell means in the last frame: its role under any blink or count (show()'s `meant`).
+        self._meant = bytearray(b"\xff" * self.cells)
+        # A touched cell: what it meant when touched (_NONE: not touched), and when.
         self._under = bytearray(b"\xff" * self.cells)
         self._since = [0] * self.cells
         self._touched = 0         # cells touched, not yet painted
         self._busy = False
+        self._sent = ticks_us() - RESET_US     # when the last write ended
 
     def _palette(self, level):
         if level != self._level:
@@ -101,22 +114,29 @@ class Strip:
             return True
         return False
 
-    def show(self, frame, level=255, now=None):
+    def show(self, frame, level=255, now=None, meant=None):
         """Light each cell with its role; write the strip only if a cell changed.  True if written.
 
-        A touched cell keeps TOUCH while its role in `frame` is the one it had when touched and
+        `meant`: what each cell means, the role under its blinking or counting (the controller's
+        roles; None: the frame, which then neither blinks nor counts).  A touched cell keeps
+        TOUCH while it means what it meant when touched -- a blink's beat is not an answer -- and
         TOUCH_MS have not passed since (`now`, ticks_ms; None: touches end here)."""
         self._busy = True
         self._palette(level)
         last = self._last
         under = self._under
+        was = self._meant
+        if meant is None:
+            meant = frame
         d = self.driver
         changed = False
         for c in range(self.cells):
             r = frame[c]
+            m = meant[c]
+            was[c] = m
             u = under[c]
             if u != _NONE:
-                if r == u and now is not None and ticks_diff(now, self._since[c]) < TOUCH_MS:
+                if m == u and now is not None and ticks_diff(now, self._since[c]) < TOUCH_MS:
                     r = TOUCH
                 else:
                     under[c] = _NONE
@@ -129,26 +149,37 @@ class Strip:
         if self._touched:       # touched while this frame was painted
             changed = self._paint_touched() or changed
         if changed:
-            d.flush()
-            self.writes += 1
+            self._write()
         return changed
 
     def touch(self, cell, now):
         """The sensors saw `cell` change: light it TOUCH (written by flush_touched(), or by show())."""
         if self._under[cell] == _NONE:
-            self._under[cell] = self._last[cell]
+            self._under[cell] = self._meant[cell]
         self._since[cell] = now
         self._touched += 1
 
     def flush_touched(self):
-        """Write the touched cells now, unless show() is under way (it will).  True if written."""
-        if self._busy or not self._touched:
+        """Write the touched cells now, unless show() is under way (it will) or the last write
+        has not latched yet (the next tick or show() will).  True if written."""
+        if self._busy or not self._touched or ticks_diff(ticks_us(), self._sent) < RESET_US:
             return False
         if self._paint_touched():
-            self.driver.flush()
-            self.writes += 1
+            self._write()
             return True
         return False
+
+    def _write(self):
+        """The frame out, once the last one has latched (at most RESET_US of waiting)."""
+        busy = self._busy
+        self._busy = True       # (a tick meanwhile leaves its touch for later, not a write right after)
+        wait = RESET_US - ticks_diff(ticks_us(), self._sent)
+        if wait > 0:
+            sleep_us(wait)
+        self.driver.flush()
+        self._sent = ticks_us()
+        self._busy = busy
+        self.writes += 1
 
     def _paint_touched(self):
         self._touched = 0
@@ -174,9 +205,9 @@ class Strip:
             d.paint(i, role)
         for c in range(self.cells):
             self._last[c] = _NONE
+            self._meant[c] = _NONE       # (a touch during the pattern is not shown)
             self._under[c] = _NONE
-        d.flush()
-        self.writes += 1
+        self._write()
         self._busy = False
 
     def off(self):

@@ -56,6 +56,7 @@ class Watch:
     def _look(self, now):
         try:
             self.last = now
+            self.strip.flush_touched()      # a touch left until the last frame latched (leds.py)
             if not self.sensors.peek(self.seen):
                 return 0        # a scan is reading them, or no new conversion yet
             return self.saw(self.seen, now)

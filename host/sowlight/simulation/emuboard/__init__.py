@@ -494,6 +494,7 @@ class EmuBoard(LocalBoard):
         self.leds = None            # the latest LED frame: roles per LED
         self.led_frames = 0
         self.frames = []            # (emulated ns, roles per LED or None) of every frame, oldest first
+        self.overruns = []          # emulated ns of each write the LEDs lost (begun before the last latched)
         self.flash_ops = []         # (op, offset, bytes, emulated ns) of every flash erase and program
         self.changes = []           # (emulated ns, cells) when the sensors' pins took new readings
         self.conversions = []       # (emulated ns, data pins) when HX711s made a reading ready that was new
@@ -919,6 +920,8 @@ class EmuBoard(LocalBoard):
                 del self.frames[:2048]
             self.leds = roles
             self.led_frames += 1
+        elif kind == "overrun":
+            self.overruns.append(self._base_ns + ev["t"])
         elif kind == "hx":
             self.conversions.append((self._base_ns + ev["t"], ev["pins"]))
             if len(self.conversions) > 4096:

@@ -22,7 +22,9 @@
 //   {"op": "stop"}                    end
 //
 // Events: {"ev": "usb", "d": HEX, "t": ns} (the board's serial output), {"ev": "leds", "t": ns,
-// "d": HEX} (a whole strip frame as its bytes went out on the data pin), {"ev": "hx", "t": ns,
+// "d": HEX} (a whole strip frame as its bytes went out on the data pin), {"ev": "overrun", "t": ns}
+// (a frame's bits went on past the strip's end: a write that began before the last frame latched,
+// which the LEDs drop), {"ev": "hx", "t": ns,
 // "pins": [P...]} (a conversion ready whose reading on those data pins is new), {"ev": "flash",
 // "op": "erase"|"program", "off": N, "n": N, "t": ns}, {"ev": "connected"} (USB
 // enumerated), {"ev": "cut", "t": ns}, {"ev": "reset", "t": ns, "usb_boot": bool} (the watchdog
@@ -250,13 +252,16 @@ function deliver() {
 if (cfg.leds) {
   const { pin, bytes } = cfg.leds;
   const frame = new Uint8Array(bytes);
+  // The LEDs latch what they were sent once the line has been low this long: a WS2812B V5's
+  // datasheet asks 280 us (older WS2812s 50 us), so a board that waits less loses frames on one.
+  const RESET_NS = 280000;
   let bits = 0;
   let rise = -1;
   let fall = -1e12;
   mcu.gpio[pin].addListener((state) => {
     const t = mcu.clock.nanos;
     if (state === 1) {
-      if (t - fall > 50000) bits = 0; // a reset (low for 50 us or more) starts a frame
+      if (t - fall >= RESET_NS) bits = 0; // a reset starts a frame
       rise = t;
     } else if (state === 0 && rise >= 0) {
       fall = t;
@@ -268,6 +273,8 @@ if (cfg.leds) {
         frame[i] = one ? frame[i] | (1 << bit) : frame[i] & ~(1 << bit);
         bits++;
         if (bits === bytes * 8) events.push({ ev: "leds", t, d: Buffer.from(frame).toString("hex") });
+      } else if (bits++ === bytes * 8) {
+        events.push({ ev: "overrun", t }); // (the bits pass the last LED: that frame is lost)
       }
     }
   });
