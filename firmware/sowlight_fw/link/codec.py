@@ -63,8 +63,6 @@ BEHIND = const(3)     # older than the last frame: the peer restarted; act and r
 BOARD = "board"
 HOST = "host"
 
-BUTTONS = ("confirm", "undo", "hint", "menu")                          # `press`, `sim` act press
-SIM_ACTS = ("lift", "drop", "take", "add", "remove", "press", "seeds")  # what `sim` can do to seeds
 
 # ----- errors --------------------------------------------------------------
 
@@ -117,47 +115,8 @@ class VersionError(FrameError):
 
 
 # ----- the message table ---------------------------------------------------
-# One line per message type: the type, who may send it ("board", "host" or "*"
-# for both), then its fields as name:kind, with "!" after a required one.
-# Kinds, one letter: i an integer, u an integer >= 0, q a seq number 0..65535
-# (in "re"), s a string, b true or false, l a list, o an object; the capital
-# U, Q, S, L, O: that or null; m an integer or a list (a move); "=a/b/c" one of
-# these strings.  Unknown extra fields are allowed (a newer minor version may
-# add them) and ignored by receivers.
-#
-# A line is found and read per look-up (_line); `MESSAGES` gives the table as a
-# dict, for the laptop's tests and tools.  _BOARD_TABLE holds what only a board
-# sends: a board checks what it receives, not what it sends (Encoder(check=False):
-# the laptop checks it on arrival), so only the laptop reads those lines.
-_TABLE = (
-    "\n"
-    # both ways
-    "hello * proto:l! role:=board/host! sw:s! board:s config:o variants:l game:U time:u re:q virtual:b brief:b\n"
-    "ping *\n"
-    "pong * re:q! up:u\n"
-    "resync * reason:s\n"
-    "error * code:s! msg:s! re:Q\n"
-    # host -> board: requests; each is answered by the message named in docs/protocol.md
-    "get_state host\n"
-    "new_game host variant:s! options:o\n"
-    "set_pos host pos:o!\n"
-    "undo host\n"
-    "hint host on:b!\n"
-    "brightness host level:u!\n"
-    "self_test host\n"
-    "calibrate host step:=empty/full/save/cancel!\n"
-    "journal_list host from:u max:u\n"
-    "journal_get host game:u! from:u! max:u\n"
-    "journal_ack host game:u! upto:u!\n"
-    "reboot host to:=app/repl!\n"
-    # 1.1: a button pressed from the host; a virtual board's seeds moved (docs/protocol.md)
-    "press host button:=confirm/undo/hint/menu!\n"
-    "sim host act:=lift/drop/take/add/remove/press/seeds! cell:i n:u to:i button:=confirm/undo/hint/menu\n"
-    # 1.2: only this move may be made next, the LEDs leading the hands (remote play)
-    "guide host ply:u! move:m wait:b\n"
-    # board -> host: _BOARD_TABLE
-)
-
+# A field's kind: a set of these bits (an integer >= 0 or null: _UINT | _NULL), or a tuple of
+# the strings it may be.
 _INT = const(1)
 _STR = const(2)
 _BOOL = const(4)
@@ -166,58 +125,74 @@ _OBJ = const(16)
 _NULL = const(32)
 _UINT = const(64)    # an integer >= 0
 _SEQ = const(128)    # an integer 0..65535 (a frame's seq, in "re")
-_KIND_LETTERS = "isblonuqUQSLOm"      # a kind's letter in the table, and its bits below
-_KIND_BITS = bytes((_INT, _STR, _BOOL, _LIST, _OBJ, _NULL, _UINT, _SEQ, _UINT | _NULL, _SEQ | _NULL,
-                    _STR | _NULL, _LIST | _NULL, _OBJ | _NULL, _INT | _LIST))
+_MOVE = const(9)     # _INT | _LIST: a pit, or a pit with choices, or a staged move
 _KIND_NAMES = ((_INT, "an integer"), (_UINT, "an integer >= 0"), (_SEQ, "a seq number 0..65535"),
                (_STR, "a string"), (_BOOL, "true or false"), (_LIST, "a list"),
                (_OBJ, "an object"), (_NULL, "null"))
 
-# The table's lines of what only a board sends: replies and events.
-_BOARD_TABLE = (
-    "\n"
-    "ok board re:q!\n"
-    "state board re:Q game:U! variant:S! options:o pos:O! ply:u! phase:s! expect:L hint:b! brightness:u! rx:Q"
-    " lit:l error:s\n"
-    "move board game:u! ply:u! player:u! move:m! name:s trace:L! pos:o\n"
-    "step board game:u! ply:u! ev:=lifted/dropped/mismatch! cell:i! i:u n:u expect:L\n"
-    "leds board lit:l! game:U\n"
-    "journal board re:q! games:l! more:b\n"
-    "records board re:q! game:u! records:l! more:b!\n"
-    "log board level:=debug/info/warn/error! msg:s!\n"
-)
-
+# Each message type: who may send it ("board", "host" or "*" for both) and its fields, each
+# (name, kind, required).  Unknown extra fields are allowed (a newer minor version may add them)
+# and ignored by receivers.  Every tuple here is a constant: frozen into a board's image it
+# stays in flash, and only the dict is made in RAM.  A board checks what it receives, not what
+# it sends (Encoder(check=False)): the laptop checks that on arrival.
+MESSAGES = {
+    # both ways
+    "hello": ("*", (("proto", _LIST, True), ("role", ("board", "host"), True), ("sw", _STR, True),
+                    ("board", _STR, False), ("config", _OBJ, False), ("variants", _LIST, False),
+                    ("game", _UINT | _NULL, False), ("time", _UINT, False), ("re", _SEQ, False),
+                    ("virtual", _BOOL, False), ("brief", _BOOL, False))),
+    "ping": ("*", ()),
+    "pong": ("*", (("re", _SEQ, True), ("up", _UINT, False))),
+    "resync": ("*", (("reason", _STR, False),)),
+    "error": ("*", (("code", _STR, True), ("msg", _STR, True), ("re", _SEQ | _NULL, False))),
+    # host -> board: requests; each is answered by the message named in docs/protocol.md
+    "get_state": ("host", ()),
+    "new_game": ("host", (("variant", _STR, True), ("options", _OBJ, False))),
+    "set_pos": ("host", (("pos", _OBJ, True),)),
+    "undo": ("host", ()),
+    "hint": ("host", (("on", _BOOL, True),)),
+    "brightness": ("host", (("level", _UINT, True),)),
+    "self_test": ("host", ()),
+    "calibrate": ("host", (("step", ("empty", "full", "save", "cancel"), True),)),
+    "journal_list": ("host", (("from", _UINT, False), ("max", _UINT, False))),
+    "journal_get": ("host", (("game", _UINT, True), ("from", _UINT, True), ("max", _UINT, False))),
+    "journal_ack": ("host", (("game", _UINT, True), ("upto", _UINT, True))),
+    "reboot": ("host", (("to", ("app", "repl"), True),)),
+    # 1.1: a button pressed from the host; a virtual board's seeds moved (docs/protocol.md)
+    "press": ("host", (("button", ("confirm", "undo", "hint", "menu"), True),)),
+    "sim": ("host", (("act", ("lift", "drop", "take", "add", "remove", "press", "seeds"), True),
+                     ("cell", _INT, False), ("n", _UINT, False), ("to", _INT, False),
+                     ("button", ("confirm", "undo", "hint", "menu"), False))),
+    # 1.2: only this move may be made next, the LEDs leading the hands (remote play)
+    "guide": ("host", (("ply", _UINT, True), ("move", _MOVE, False), ("wait", _BOOL, False))),
+    # board -> host: replies and events
+    "ok": ("board", (("re", _SEQ, True),)),
+    "state": ("board", (("re", _SEQ | _NULL, False), ("game", _UINT | _NULL, True), ("variant", _STR | _NULL, True),
+                        ("options", _OBJ, False), ("pos", _OBJ | _NULL, True), ("ply", _UINT, True),
+                        ("phase", _STR, True), ("expect", _LIST | _NULL, False), ("hint", _BOOL, True),
+                        ("brightness", _UINT, True), ("rx", _SEQ | _NULL, False), ("lit", _LIST, False),
+                        ("error", _STR, False))),
+    "move": ("board", (("game", _UINT, True), ("ply", _UINT, True), ("player", _UINT, True), ("move", _MOVE, True),
+                       ("name", _STR, False), ("trace", _LIST | _NULL, True), ("pos", _OBJ, False))),
+    "step": ("board", (("game", _UINT, True), ("ply", _UINT, True), ("ev", ("lifted", "dropped", "mismatch"), True),
+                       ("cell", _INT, True), ("i", _UINT, False), ("n", _UINT, False), ("expect", _LIST | _NULL, False))),
+    "leds": ("board", (("lit", _LIST, True), ("game", _UINT | _NULL, False))),
+    "journal": ("board", (("re", _SEQ, True), ("games", _LIST, True), ("more", _BOOL, False))),
+    "records": ("board", (("re", _SEQ, True), ("game", _UINT, True), ("records", _LIST, True), ("more", _BOOL, True))),
+    "log": ("board", (("level", ("debug", "info", "warn", "error"), True), ("msg", _STR, True))),
+}
+BUTTONS = MESSAGES["press"][1][0][1]        # `press`, `sim` act press
+SIM_ACTS = MESSAGES["sim"][1][0][1]         # what `sim` can do to seeds
 
 # Fields of the objects inside some lists and of a board's hello, checked by validate() too.
-_GAME_FIELDS = "game:u! variant:s! first:u! last:u! synced:i! over:b!"
-_RECORD_FIELDS = "ply:u! kind:s!"
-_CONFIG_FIELDS = "geometry:o! sensors:o!"
-_BOARD_HELLO = "board:s! config:o! variants:l!"
-_BRIEF_HELLO = "board:s! config:o variants:l"
+_GAME_FIELDS = (("game", _UINT, True), ("variant", _STR, True), ("first", _UINT, True), ("last", _UINT, True),
+                ("synced", _INT, True), ("over", _BOOL, True))
+_RECORD_FIELDS = (("ply", _UINT, True), ("kind", _STR, True))
+_CONFIG_FIELDS = (("geometry", _OBJ, True), ("sensors", _OBJ, True))
+_BOARD_HELLO = (("board", _STR, True), ("config", _OBJ, True), ("variants", _LIST, True))
+_BRIEF_HELLO = (("board", _STR, True), ("config", _OBJ, False), ("variants", _LIST, False))
 _RE_ROOM = const(11)       # ',"re":65535': room for the "re" a link adds to a reply
 _MAX_ANCHORS = const(8)    # "@"s tried when looking for a frame at the end of a damaged line
-
-
-def _line(mtype):
-    """The table's line for `mtype` without the type ("<sender> <fields>"), or None."""
-    if not _type_ok(mtype):
-        return None
-    line = _find(_TABLE, mtype)
-    if line is None:
-        line = _find(_BOARD_TABLE, mtype)    # what a board sends, or none
-    return line
-
-
-def _find(table, mtype):
-    """The line of `table` for `mtype` without the type, or None."""
-    i = table.find("\n" + mtype + " ")
-    if i < 0:
-        i = table.find("\n" + mtype + "\n")
-        if i < 0:
-            return None
-    i += len(mtype) + 2
-    return table[i:table.find("\n", i)]
-
 
 
 def _kind_ok(v, kind):
@@ -243,42 +218,22 @@ def _kind_ok(v, kind):
     return False
 
 
-def _check_fields(where, payload, spec):
-    """Raise FrameError unless `payload` has the fields of `spec` (as in the table) right."""
-    n = len(spec)
-    i = 0
-    while i < n:
-        j = spec.find(" ", i)
-        if j < 0:
-            j = n
-        k = spec.find(":", i, j)
-        name = spec[i:k]
-        end = j - 1 if spec[j - 1] == "!" else j       # the kind is spec[k + 1:end]
+def _check_fields(payload, fields, where, arg=None):
+    """Raise FrameError unless `payload` has `fields` ((name, kind, required), ...) right; the
+    error names the payload as `where`, or `where % arg` (made only then)."""
+    for name, kind, required in fields:
         if name in payload:
             v = payload[name]
-            if spec[k + 1] == "=":
-                ok = type(v) is str and _one_of(spec, k + 2, end, v)
+            if type(kind) is tuple:
+                ok = type(v) is str and v in kind
             else:
-                ok = _kind_ok(v, _KIND_BITS[_KIND_LETTERS.find(spec[k + 1])])
+                ok = _kind_ok(v, kind)
             if not ok:
                 raise FrameError(BAD_PAYLOAD, "%s field '%s' must be %s, not %s" % (
-                    where, name, _kind_text(_kind(spec[k + 1:end])), _short_repr(v)))
-        elif end < j:
-            raise FrameError(BAD_PAYLOAD, "%s needs field '%s' (%s)" % (where, name, _kind_text(_kind(spec[k + 1:end]))))
-        i = j + 1
-
-
-def _one_of(spec, a, b, v):
-    """Whether `v` is one of the "/"-separated words of spec[a:b]."""
-    if "/" in v:
-        return False
-    n = len(v)
-    i = spec.find(v, a, b)
-    while i >= 0:
-        if (i == a or spec[i - 1] == "/") and (i + n == b or spec[i + n] == "/"):
-            return True
-        i = spec.find(v, i + 1, b)
-    return False
+                    where if arg is None else where % arg, name, _kind_text(kind), _short_repr(v)))
+        elif required:
+            raise FrameError(BAD_PAYLOAD, "%s needs field '%s' (%s)" % (
+                where if arg is None else where % arg, name, _kind_text(kind)))
 
 
 def validate(mtype, payload, sender=None):
@@ -286,18 +241,17 @@ def validate(mtype, payload, sender=None):
 
     `sender` ("board" or "host"), when given, must be allowed to send `mtype`.
     """
-    line = _line(mtype)
-    if line is None:
+    entry = MESSAGES.get(mtype) if type(mtype) is str else None
+    if entry is None:
         raise FrameError(UNKNOWN_TYPE, "unknown message type %s; known types: %s" % (
-            _short_repr(mtype), ", ".join(sorted(types()))))
-    sp = line.find(" ")
-    who = line if sp < 0 else line[:sp]
+            _short_repr(mtype), ", ".join(sorted(MESSAGES))))
+    who, fields = entry
     if sender is not None and who != "*" and who != sender:
         raise FrameError(UNKNOWN_TYPE, "'%s' is sent by the %s, not by the %s" % (mtype, who, sender))
     if type(payload) is not dict:
         raise FrameError(BAD_PAYLOAD, "the payload of '%s' must be a JSON object, not %s" % (mtype, _short_repr(payload)))
-    if sp >= 0:
-        _check_fields("'" + mtype + "'", payload, line[sp + 1:])
+    if fields:
+        _check_fields(payload, fields, "'%s'", mtype)
     # What the table cannot say: shapes inside lists and role-dependent fields (_check_more).
     if mtype == "hello" or mtype == "journal" or mtype == "records":
         _check_more(mtype, payload)
@@ -894,48 +848,12 @@ class SeqTracker:
         return BEHIND
 
 
-# ----- the message table as data (for the laptop's tests, tools and docs) -----------------
-
-def types():
-    """Every message type of the table, in its order."""
-    out = []
-    for table in (_TABLE, _BOARD_TABLE):
-        i = 0
-        while True:
-            j = table.find("\n", i + 1)
-            if j < 0:
-                break
-            k = table.find(" ", i + 1, j)
-            out.append(table[i + 1:k if k >= 0 else j])
-            i = j
-    return out
-
-
-def _fields(spec):
-    """(name, kind, required) of each field of a spec (fields as in the table); kind is a bit
-    set, or a tuple of strings for "one of these".  (validate() reads the spec in place.)"""
-    for f in spec.split(" "):
-        if f:
-            k = f.find(":")
-            required = f[-1] == "!"
-            yield f[:k], _kind(f[k + 1:len(f) - 1 if required else len(f)]), required
-
+# ----- the message table, for the laptop's tests, tools and docs ----------------------------
 
 def messages():
-    """The message table as a dict: type -> (sender, ((name, kind, required), ...))."""
-    table = {}
-    for mtype in types():
-        line = _line(mtype)
-        sp = line.find(" ")
-        table[mtype] = (line if sp < 0 else line[:sp], tuple(_fields("" if sp < 0 else line[sp + 1:])))
-    return table
-
-
-def _kind(text):
-    """The kind a table entry's text names: its bits, or a tuple of the strings it allows."""
-    if text[0] == "=":
-        return tuple(text[1:].split("/"))
-    return _KIND_BITS[_KIND_LETTERS.find(text)]
+    """The message table: type -> (sender, ((name, kind, required), ...)); a kind is a bit set
+    (_kind_text names it) or a tuple of the strings allowed."""
+    return dict(MESSAGES)
 
 
 def _kind_text(kind):
@@ -995,9 +913,9 @@ def _check_more(mtype, payload):
         if payload["role"] == BOARD:
             # (1.2) A brief hello -- the answer to a host's that asked for one -- may leave out
             # the config and the variants: on a noisy line a long frame rarely arrives whole.
-            _check_fields("a board's 'hello'", payload, _BRIEF_HELLO if payload.get("brief") is True else _BOARD_HELLO)
+            _check_fields(payload, _BRIEF_HELLO if payload.get("brief") is True else _BOARD_HELLO, "a board's 'hello'")
             if "config" in payload:
-                _check_fields("'hello' field 'config'", payload["config"], _CONFIG_FIELDS)
+                _check_fields(payload["config"], _CONFIG_FIELDS, "'hello' field 'config'")
             for v in payload.get("variants", ()):
                 if type(v) is not str:
                     raise FrameError(BAD_PAYLOAD, "'hello' field 'variants' must list strings, not %s"
@@ -1013,7 +931,7 @@ def _check_items(where, items, spec):
     for item in items:
         if type(item) is not dict:
             raise FrameError(BAD_PAYLOAD, "%s[%d] must be an object, not %s" % (where, i, _short_repr(item)))
-        _check_fields("%s[%d]" % (where, i), item, spec)
+        _check_fields(item, spec, where + "[%d]", i)
         i += 1
 
 
