@@ -524,7 +524,7 @@ _STR_IS_BYTES = sys.implementation.name == "micropython"
 class Encoder:
     """Numbers outgoing frames: one Encoder per direction of a link.  `check`: each payload is
     validated first (encode(); a board's link leaves it to the laptop, which checks what it
-    receives: the table's lines of what the board sends are not kept on a board)."""
+    receives, and spends no scan's time on it)."""
 
     def __init__(self, start=0, check=True):
         self.seq = (start - 1) % SEQ_MOD  # the seq of the last frame made
