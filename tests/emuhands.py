@@ -159,6 +159,23 @@ def unacknowledged(board, within_ns=10 ** 9):
             if not touched and (answer is not None or board.now_ns - t > within_ns)]
 
 
+def told(board, changes, around_ns=400 * 10 ** 6):
+    """What the strip showed on the cells of each change (unacknowledged()'s), frame by frame
+    from `around_ns` before it to as long after: the text of an assertion that names them, so a
+    failure says what the LEDs did."""
+    leds = board.board.cell_leds
+    lines = []
+    for t, cells in changes:
+        lines.append("change of cells %s at %.3f s (emulated):" % (cells, t / 1e9))
+        for ft, roles in board.frames:
+            if roles is not None and abs(ft - t) <= around_ns:
+                looks = ", ".join("%d %s" % (c, ROLE_NAMES[roles[leds[c][0]]]) for c in cells)
+                lines.append("  %+8.1f ms  %s" % ((ft - t) / 1e6, looks))
+        lines.append("  flash erases within 100 ms: %d" % sum(
+            1 for op, _off, _n, ot in board.flash_ops if op == "erase" and abs(ot - t) <= 10 ** 8))
+    return "\n".join(lines)
+
+
 def play(conn, variant, options=None, moves=None, seed=1, pos=None, script=None):
     """Robot hands set a new game out and play it (to its end, or `moves` moves) on a connected board.
 

@@ -274,7 +274,8 @@ def hands_play(boards, tmp_path, config, variant, **play):
         # No frame began before the last one had latched (the LEDs would have dropped it).
         assert board.overruns == []
         # Every change the sensors saw was lit at once (TOUCH) before the board's answer to it.
-        assert emuhands.unacknowledged(board) == []
+        missed = emuhands.unacknowledged(board)
+        assert missed == [], emuhands.told(board, missed)
         if board.board.sensor_kind == "hx711":
             # Each change of a load reached the board as an HX711 reading (where the bench's
             # latency from the sensor's pin starts).

@@ -357,7 +357,8 @@ import machine
 from array import array
 from sowlight_fw import config
 from sowlight_fw.hw import sensors, watch
-from sowlight_fw.hw.leds import Strip, NeoPixelDriver
+from sowlight_fw.hw.leds import Strip, NeoPixelDriver, RESET_US
+import time
 import wiring
 
 class Timers:
@@ -383,6 +384,7 @@ def watched(b):
     return w, s, written
 
 def locked_tick(w):
+    time.sleep_us(RESET_US)     # (the last frame latched: the tick writes its touch at once)
     micropython.heap_lock()
     try:
         n = w.tick()
@@ -418,6 +420,7 @@ results.append(["hx711", locked_tick(w), repr(w.fault), written[0] - before, Non
 readings[6] -= 500
 sim.convert(readings)
 before = written[0]
+time.sleep_us(RESET_US)
 micropython.heap_lock()
 try:
     n = w.ready()           # (in a data pin's interrupt)
