@@ -29,6 +29,8 @@ controller's work in them.  Printed:
   on load cells the change is the load's, which the HX711 tells of only when its conversion is
   done (12.5 ms at 80 Hz): that wait, and from that reading to the first frame, are also given
   apart (emuboard.conversion_waits): the latter is the firmware's;
+- how long a touch stays on the LEDs (p50, shortest: emuboard.touch_spans): until the
+  controller's answer, or 300 ms with nothing new; a short one went before its answer;
 - the depth the board's hint search reaches within its budget (1 s, 30,000 nodes), at the
   start and 8 plies in, for --hint-variants (at the REPL of the frozen image).
 
@@ -55,7 +57,7 @@ for p in (ROOT / "host", ROOT / "firmware", ROOT / "rules"):
         sys.path.insert(0, str(p))
 
 from sowlight.board import view as boardview  # noqa: E402
-from sowlight.simulation.emuboard import EmuBoard, conversion_waits, reactions  # noqa: E402
+from sowlight.simulation.emuboard import EmuBoard, conversion_waits, reactions, touch_spans  # noqa: E402
 from sowlight.simulation.robot import Robot  # noqa: E402
 from sowlight_fw.controller.settings import DEFAULTS  # noqa: E402
 
@@ -136,6 +138,7 @@ def measure(label, image, config, variant, moves, seed, journal=None, profile=Fa
             time.sleep(0.2)
         p = probe_line(board)
         lat, answer, waits, after = latencies(board)
+        spans = touch_spans(board)
         prof = profile_line(board) if profile else {}
         return {"label": label, "moves": made, "boot_to_hello_ms": (board.first_output_ns or 0) / 1e6,
                 "emulated_s": board.now_ns / 1e9, "wall_s": time.monotonic() - t0,
@@ -143,6 +146,7 @@ def measure(label, image, config, variant, moves, seed, journal=None, profile=Fa
                 "latency_ms": figures(lat), "latency_n": len(lat),
                 "conversion_ms": figures(waits), "after_conversion_ms": figures(after), "after_conversion_n": len(after),
                 "answer_ms": figures(answer), "answer_n": len(answer), "profile": prof,
+                "touch_ms": [x / 1e6 for x in (pct(spans, 50), min(spans))] if spans else [], "touch_n": len(spans),
                 "link": link}
     finally:
         board.stop(save=False)
@@ -264,6 +268,12 @@ def show(result, scale):
         print("  load -> HX711's reading  (the chip's conversion) p50 %.1f ms, p99 %.1f ms, max %.1f ms" % tuple(conv))
         print("  HX711's reading -> LED frame  %d changes: p50 %s, p99 %s, max %s" % (
             result["after_conversion_n"], ms(after[0] * 1000), ms(after[1] * 1000), ms(after[2] * 1000)))
+    shown = result.get("touch_ms")
+    if shown:
+        # How long a touch stayed on the LEDs: until the controller's answer (after the debounce),
+        # or TOUCH_MS with nothing new.  Emulated time, not scaled: mostly the debounce's wait.
+        print("  touch on the LEDs for    %d touches: p50 %.1f ms, shortest %.1f ms" % (
+            result["touch_n"], shown[0], shown[1]))
     ans = result.get("answer_ms")
     if ans:
         # The debounce is a wait on the board's clock, the same on a Pico: only the rest is scaled.

@@ -127,6 +127,21 @@ def test_reactions_tell_an_answer_from_a_blink_and_see_the_touch_before_it():
     assert [(answer // ms, touched) for _t, _c, _f, answer, touched in reactions(board)] == [(200, True)]
 
 
+def test_touch_spans_run_from_the_first_touch_to_the_first_frame_without_it():
+    # The bench's "touch on the LEDs for": a touch that goes at a blink's beat is a short one.
+    from types import SimpleNamespace
+    from sowlight.simulation.emuboard import touch_spans
+    from sowlight_fw.colours import DROP, TRAIL
+    ms = 10 ** 6
+    board = SimpleNamespace(
+        frames=[(0, [DROP, OFF]), (12 * ms, [TOUCH, OFF]), (160 * ms, [TRAIL, OFF]),      # until the answer
+                (400 * ms, [DROP, OFF]), (405 * ms, [TOUCH, OFF]), (410 * ms, [OFF, OFF]),  # gone at a beat
+                (900 * ms, [OFF, TOUCH])],                                                 # still on at the end
+        board=SimpleNamespace(cell_leds=[[0], [1]]),
+        changes=[(10 * ms, [0]), (20 * ms, []), (402 * ms, [0]), (890 * ms, [1])])
+    assert touch_spans(board) == [148 * ms, 5 * ms]
+
+
 def test_conversion_waits_find_the_first_reading_of_a_changed_load_cell():
     # On load cells the board hears of a change when an HX711 has a reading with it: the wait
     # from the change to the first such reading on a changed cell's data pin, other pins'

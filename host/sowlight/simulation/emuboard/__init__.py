@@ -430,6 +430,35 @@ def reactions(board, within_ns=2 * 10 ** 9):
     return out
 
 
+def touch_spans(board, within_ns=10 ** 9):
+    """For each change of the sensors' inputs whose cells the strip lit TOUCH within `within_ns`:
+    the ns from the first frame with TOUCH on a changed cell to the first frame after it with
+    TOUCH on none of them (the controller's answer, or TOUCH_MS with nothing new); changes whose
+    touch still showed at the last frame are left out.  A touch that goes at a blink's beat is
+    a short one here."""
+    from sowlight_fw.colours import TOUCH
+    frames = [(t, roles) for t, roles in board.frames if roles is not None]
+    leds = board.board.cell_leds
+    out = []
+    for t, cells in board.changes:
+        if not cells:
+            continue
+        start = None
+        for ft, roles in frames:
+            if ft <= t:
+                continue
+            shows = TOUCH in [roles[leds[c][0]] for c in cells]
+            if start is None:
+                if ft - t > within_ns:
+                    break
+                if shows:
+                    start = ft
+            elif not shows:
+                out.append(ft - start)
+                break
+    return out
+
+
 def conversion_waits(board):
     """On load cells: for each change reactions() reads, in its order, the ns from the change to the
     first HX711 reading ready with a changed cell's new load (None when none came, or the sensors
