@@ -334,3 +334,12 @@ def test_a_frame_is_written_only_once_the_last_one_has_latched(fake_mp, us_clock
     assert clock.slept == [RESET_US - 50] and len(sent) == 3
     assert all(later - earlier >= RESET_US for earlier, later in zip(sent, sent[1:]))
     assert shown(fake_mp, b)[9] == C.HINT and shown(fake_mp, b)[4] == C.TOUCH
+    # On a board ticks_us wraps (2**30 us): a write 9 minutes or more ago reads as one to come
+    # (a negative ticks_diff).  It latched long ago: no wait, and a tick writes its touch.
+    clock.now -= 2 ** 29
+    frame[9] = C.DROP
+    strip.show(frame, 255, 20)
+    assert clock.slept == [RESET_US - 50] and len(sent) == 4
+    clock.now -= 2 ** 29
+    fake_mp.world.levels[GPIO_PINS[2]] = 0
+    assert tick() == 1 and len(sent) == 5 and shown(fake_mp, b)[2] == C.TOUCH

@@ -162,7 +162,7 @@ class Strip:
     def flush_touched(self):
         """Write the touched cells now, unless show() is under way (it will) or the last write
         has not latched yet (the next tick or show() will).  True if written."""
-        if self._busy or not self._touched or ticks_diff(ticks_us(), self._sent) < RESET_US:
+        if self._busy or not self._touched or 0 <= ticks_diff(ticks_us(), self._sent) < RESET_US:
             return False
         if self._paint_touched():
             self._write()
@@ -173,9 +173,11 @@ class Strip:
         """The frame out, once the last one has latched (at most RESET_US of waiting)."""
         busy = self._busy
         self._busy = True       # (a tick meanwhile leaves its touch for later, not a write right after)
-        wait = RESET_US - ticks_diff(ticks_us(), self._sent)
-        if wait > 0:
-            sleep_us(wait)
+        # (ticks_us wraps every 2**30 us on a board: a write more than 9 minutes ago reads as
+        # one in the future, and is long latched.)
+        since = ticks_diff(ticks_us(), self._sent)
+        if 0 <= since < RESET_US:
+            sleep_us(RESET_US - since)
         self.driver.flush()
         self._sent = ticks_us()
         self._busy = busy
