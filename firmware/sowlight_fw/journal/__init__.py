@@ -8,4 +8,5 @@ requests.py  the laptop's sync requests
 from .records import (JournalError, MAGIC, MAX_PAYLOAD, START, MOVE, UNDO, SETPOS, END, SYNC, LOST, KINDS,
                       PREFIX, SUFFIX, RESERVE, _CODES, encode, written, digest, file_name, parse, intact,
                       decode, move_digest, move_json, move_tuple)
-from .games import Journal, GameInfo
+from .records import GameInfo
+from .games import Journal

@@ -9,22 +9,9 @@ the laptop has acknowledged it (`synced` = `last`) and the game is over; when
 space runs low the oldest such games go first, and the newest game's file
 always stays (its number keeps game numbers from being reused).
 """
-import json
 
-from .records import (JournalError, MAGIC, START, END, SYNC, PREFIX, SUFFIX, RESERVE, RECLAIM_AHEAD, _CODES, HEAD,
-                      written, file_name, parse, intact, decode, _frame)
-
-
-class GameInfo:
-    """What the journal knows of one game without keeping its records in memory."""
-
-    def __init__(self, game):
-        self.game = game
-        self.variant = None
-        self.last = -1       # highest ply recorded
-        self.synced = -1     # highest ply the laptop acknowledged
-        self.over = False    # the game's last record is an `end`
-        self.records = 0
+from .records import (JournalError, MAGIC, SYNC, PREFIX, SUFFIX, RESERVE, RECLAIM_AHEAD, _CODES, HEAD,
+                      written, file_name, parse, intact, decode, _frame, new_info, noted)
 
 
 class Journal:
@@ -68,7 +55,7 @@ class Journal:
 
     def _load(self, game, name):
         data = self.storage.read(name)
-        info = GameInfo(game)
+        info = new_info(game)
         keep = []
         i = 0
         dropped = 0
@@ -90,7 +77,7 @@ class Journal:
                     continue         # the second copy of a start or setpos
                 if ply < len(held) << 3:
                     held[ply >> 3] |= 1 << (ply & 7)
-            self._note(info, kind, ply, data[a:b])
+            info = noted(info, kind, ply, data[a:b])
         # Plies up to the last one recorded or acknowledged that no intact record holds: a damaged
         # record inside the file (a torn end is the last record only, never acknowledged), or one
         # whose damaged bytes an earlier boot dropped before it could fill the gap.
@@ -109,21 +96,6 @@ class Journal:
             self.games[game] = info
         else:
             self.storage.remove(name)
-
-    def _note(self, info, kind, ply, payload):
-        if kind == SYNC:
-            if ply > info.synced:
-                info.synced = ply
-            return
-        info.records += 1
-        if ply > info.last:
-            info.last = ply
-        info.over = kind == END
-        if kind == START:
-            try:
-                info.variant = json.loads(bytes(payload)).get("variant")
-            except ValueError:
-                pass
 
     def mend(self, make, variants):
         """Fill the gaps open() found: each missing record rebuilt from the records after it, or
@@ -157,14 +129,13 @@ class Journal:
             if rec["kind"] != "start" or ply != 0:
                 raise JournalError("internal", "game %d has no start record, so it cannot take a %s at ply %d" % (
                     game, rec["kind"], ply))
-            info = GameInfo(game)
+            info = new_info(game)
         elif ply != info.last + 1:
             raise JournalError("internal", "game %d: ply %d follows ply %d" % (game, ply, info.last))
         data = written(rec)
         self._write(file_name(game), data)
-        self.games[game] = info
         n = data[2] | (data[3] << 8)      # the payload's length (of the first copy)
-        self._note(info, _CODES[rec["kind"]], ply, data[HEAD:HEAD + n])
+        self.games[game] = noted(info, _CODES[rec["kind"]], ply, data[HEAD:HEAD + n])
         return len(data)
 
     def _write(self, name, data):
@@ -240,8 +211,8 @@ class Journal:
             raise JournalError("ack_ahead", "game %d has records up to ply %d only, not %d" % (game, info.last, upto))
         if upto > info.synced:
             self._write(file_name(game), _frame(SYNC, game, upto, b""))
-            info.synced = upto
-        return info.synced
+            self.games[game] = noted(info, SYNC, upto, b"")
+        return upto if upto > info.synced else info.synced
 
 
 def _listing(info):

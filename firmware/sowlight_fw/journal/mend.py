@@ -25,7 +25,7 @@ one copy only; a lost `start` is tried here for journals written before that.
 """
 from mancala.errors import RulesError
 
-from .records import (written, file_name, digest, intact, decode, move_digest, move_json, move_tuple,
+from .records import (GameInfo, written, file_name, digest, intact, decode, move_digest, move_json, move_tuple,
                       START, MOVE, UNDO, SETPOS, END, SYNC, LOST)
 
 _BAD = (RulesError, KeyError, TypeError, ValueError, AttributeError)
@@ -186,7 +186,6 @@ def _fill(j, game, ply, rec):
             i = at
             break
     j.storage.replace(name, data[:i] + one + data[i:])
-    info = j.games[game]
-    info.records += 1
     if rec["kind"] == "start":
-        info.variant = rec["variant"]
+        info = j.games[game]
+        j.games[game] = GameInfo(game, rec["variant"], info.last, info.synced, info.over)

@@ -48,6 +48,11 @@ import json
 import struct
 
 try:
+    from collections import namedtuple
+except ImportError:  # older MicroPython
+    from ucollections import namedtuple
+
+try:
     from micropython import const
 except ImportError:  # CPython
     def const(x):
@@ -84,6 +89,31 @@ class JournalError(ValueError):
         super().__init__(msg)
         self.code = code
         self.msg = msg
+
+
+# What the journal knows of one game without keeping its records in memory: its variant (None
+# until its start record is read), the highest ply recorded (-1: none), the highest the laptop
+# acknowledged (-1: none), and whether its last record is an `end`.  A tuple, made anew when a
+# record changes it: a board keeps one per game on its flash, which holds some 300 games, and
+# a tuple takes 32 bytes of heap where an object with its attribute table took 80.
+GameInfo = namedtuple("GameInfo", ("game", "variant", "last", "synced", "over"))
+
+
+def new_info(game):
+    return GameInfo(game, None, -1, -1, False)
+
+
+def noted(info, kind, ply, payload):
+    """`info` once a record of `kind` at `ply` (its payload) is on the flash."""
+    if kind == SYNC:
+        return info if ply <= info.synced else GameInfo(info.game, info.variant, info.last, ply, info.over)
+    variant = info.variant
+    if kind == START:
+        try:
+            variant = json.loads(bytes(payload)).get("variant")
+        except ValueError:
+            pass
+    return GameInfo(info.game, variant, max(ply, info.last), info.synced, kind == END)
 
 
 # ----- one record ------------------------------------------------------------
