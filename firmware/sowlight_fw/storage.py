@@ -1,7 +1,9 @@
 """Where the journal's files live: a tiny interface the journal uses, nothing more.
 
     names()               the files there
-    read(name, start=0)   a file's bytes (from offset `start` on)
+    read(name, start=0, n=None)   a file's bytes (from offset `start` on, at most `n`)
+    size(name)            a file's length
+    ends(name, head, tail)   its first `head` bytes and its last `tail` (one opening)
     append(name, data)    add bytes at its end (creating it)
     replace(name, data)   make a file hold exactly `data`, all or nothing
     remove(name)
@@ -53,15 +55,26 @@ class FlashStorage:
     def names(self):
         return [n for n in os.listdir(self.root)]
 
-    def read(self, name, start=0):
-        """The file's bytes from offset `start` on."""
+    def read(self, name, start=0, n=None):
+        """The file's bytes from offset `start` on (at most `n` of them)."""
         with open(self._path(name), "rb") as f:
             if start:
                 f.seek(start)
-            return f.read()
+            return f.read() if n is None else f.read(n)
 
     def size(self, name):
         return os.stat(self._path(name))[6]
+
+    def ends(self, name, head, tail):
+        """(the file's first `head` bytes, its last `tail`), the file opened once: littlefs finds
+        a file by walking its directory, some ms a look-up on a flash with many games."""
+        with open(self._path(name), "rb") as f:
+            first = f.read(head)
+            if len(first) < head:
+                return first, first[-tail:]
+            end = f.seek(0, 2)
+            f.seek(max(0, end - tail))
+            return first, f.read(tail)
 
     def append(self, name, data):
         # One open/write/close per record: littlefs commits the file at close,
@@ -109,13 +122,17 @@ class MemoryStorage:
     def names(self):
         return list(self.files)
 
-    def read(self, name, start=0):
+    def read(self, name, start=0, n=None):
         if name not in self.files:
             raise OSError(2, "no such file: " + name)
-        return bytes(self.files[name][start:])
+        data = self.files[name]
+        return bytes(data[start:] if n is None else data[start:start + n])
 
     def size(self, name):
         return len(self.files[name])
+
+    def ends(self, name, head, tail):
+        return self.read(name, 0, head), self.read(name, max(0, self.size(name) - tail))
 
     def used(self):
         total = 0

@@ -10,8 +10,12 @@ space runs low the oldest such games go first, and the newest game's file
 always stays (its number keeps game numbers from being reused).
 """
 
-from .records import (JournalError, MAGIC, SYNC, PREFIX, SUFFIX, RESERVE, RECLAIM_AHEAD, _CODES, HEAD,
-                      written, file_name, parse, intact, decode, _frame, new_info, noted)
+from .records import (JournalError, MAGIC, START, SYNC, SETTLED, PREFIX, SUFFIX, RESERVE, RECLAIM_AHEAD, _CODES,
+                      HEAD, TAIL, MAX_PAYLOAD, GameInfo, written, file_name, parse, intact, decode, _frame, new_info,
+                      noted)
+
+
+_START_READ = 96     # bytes read for a settled game's start record (most are 40-60 long)
 
 
 class Journal:
@@ -54,6 +58,10 @@ class Journal:
         return self.repaired
 
     def _load(self, game, name):
+        info = self._settled(game, name)
+        if info is not None:
+            self.games[game] = info
+            return
         data = self.storage.read(name)
         info = new_info(game)
         keep = []
@@ -96,6 +104,28 @@ class Journal:
             self.games[game] = info
         else:
             self.storage.remove(name)
+
+    def _settled(self, game, name):
+        """The GameInfo of a game over and acknowledged to its end, read from the file's two ends:
+        its last record is a `synced` that says so (SETTLED), its first the start.  None for
+        any other file, which open() reads whole.  Such a game is on the laptop already, so its
+        records are not checked (a damaged byte in one is no loss), and a flash full of old games
+        boots in a fraction of the time (some 30 ms a game read whole on an emulated Pico)."""
+        st = self.storage
+        tail = HEAD + len(SETTLED) + TAIL
+        first, last = st.ends(name, _START_READ, tail)
+        r = parse(last, 0)
+        if r is None or r[0] != SYNC or r[1] != game or r[5] != tail or last[r[3]:r[4]] != SETTLED:
+            return None
+        s = parse(first, 0)
+        if s is None and len(first) == _START_READ:        # a start longer than the read (a position in it)
+            n = first[2] | (first[3] << 8)
+            first = st.read(name, 0, HEAD + n + TAIL) if n <= MAX_PAYLOAD else b""
+            s = parse(first, 0)
+        if s is None or s[0] != START or s[1] != game:
+            return None
+        variant = noted(new_info(game), START, 0, first[s[3]:s[4]]).variant
+        return GameInfo(game, variant, r[2], r[2], True)
 
     def mend(self, make, variants):
         """Fill the gaps open() found: each missing record rebuilt from the records after it, or
@@ -210,8 +240,9 @@ class Journal:
         if upto > info.last:
             raise JournalError("ack_ahead", "game %d has records up to ply %d only, not %d" % (game, info.last, upto))
         if upto > info.synced:
-            self._write(file_name(game), _frame(SYNC, game, upto, b""))
-            self.games[game] = noted(info, SYNC, upto, b"")
+            settled = SETTLED if upto == info.last and info.over else b""
+            self._write(file_name(game), _frame(SYNC, game, upto, settled))
+            self.games[game] = noted(info, SYNC, upto, settled)
         return upto if upto > info.synced else info.synced
 
 

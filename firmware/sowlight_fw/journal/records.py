@@ -13,6 +13,10 @@ rewritten while the game goes on.  A record is
     10      n     payload: a move in a few bytes (below), anything else compact JSON
     10+n    4     CRC-32 of the bytes 0 .. 10+n-1
 
+A `synced` record's payload is empty, or SETTLED (one byte, 1) when the game is over and
+acknowledged to its last record: a file that ends so is read at boot at its two ends only
+(games.py), the start record for the variant and this one.
+
 A move's payload: player (1 byte); flags (bit 0: a time follows; bits 1-2: 0 =
 the move is a pit < 256 (1 byte), 1 = [pit, direction] (2 bytes: pit, 0 for
 clockwise or 1), 2 = anything else, as a length byte and JSON; bit 3: a
@@ -71,6 +75,7 @@ SETPOS = const(4)
 END = const(5)
 SYNC = const(6)
 LOST = const(7)
+SETTLED = b"\x01"     # a `synced` record's payload: the game is over and the laptop has all of it
 KINDS = ("", "start", "move", "undo", "setpos", "end", "synced", "lost")
 _CODES = {"start": START, "move": MOVE, "undo": UNDO, "setpos": SETPOS, "end": END, "lost": LOST}
 
