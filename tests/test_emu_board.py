@@ -336,6 +336,43 @@ def test_hands_following_the_strip_play_a_game_to_its_end_and_the_journal_syncs(
     assert state["phase"] == "over" and boardview.game_of(state).cells() == final
 
 
+def test_a_board_whose_flash_holds_300_old_games_boots_and_lists_them(boards, tmp_path):
+    # A long-used board keeps the games the laptop has until its flash fills (some 350 on a
+    # Pico): at boot the journal reads them all, and what it keeps of each must find room in a
+    # heap that those reads leave full of garbage.  The files are made by the firmware's own
+    # Journal (each game over, and acknowledged to its end).
+    from sowlight_fw.journal import Journal
+    from sowlight_fw.storage import MemoryStorage
+    st = MemoryStorage(capacity=1 << 30)
+    j = Journal(st)
+    for g in range(1, 301):
+        j.append({"kind": "start", "game": g, "ply": 0, "variant": "oware", "options": {}})
+        for i in range(30):
+            j.append({"kind": "move", "game": g, "ply": i + 1, "player": i % 2, "move": i % 6, "name": "A"})
+        j.append({"kind": "end", "game": g, "ply": 31, "winner": 0, "scores": [25, 23], "reason": "no moves"})
+        j.ack(g, 31)
+    flash = tmp_path / "flash.img"
+    flash.write_bytes(flashfs.make({"journal/" + name: bytes(data) for name, data in st.files.items()}))
+    board = boards(preset="2x6-stores", journal=str(flash))
+    # (start() takes a board whose USB is up and quiet for 1.5 s for one at its REPL: the app's
+    # hello, its first word, comes once the journal is read.)
+    deadline = time.monotonic() + 120
+    while board.first_output_ns is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    conn = emuhands.open_view(board.path)
+    try:
+        listed = []
+        while True:
+            reply = conn.link.request("journal_list", {"from": listed[-1]["game"] + 1 if listed else 0})
+            listed += reply["games"]
+            if not reply["more"]:
+                break
+        assert [g["game"] for g in listed] == list(range(1, 301))
+        assert all(g["over"] and g["synced"] == g["last"] == 31 and g["variant"] == "oware" for g in listed)
+    finally:
+        conn.close()
+
+
 # ----- power cuts ----------------------------------------------------------------------------------
 
 def test_a_power_cut_during_journal_writes_resumes_exactly_from_the_same_flash(boards, tmp_path):

@@ -10,12 +10,15 @@ space runs low the oldest such games go first, and the newest game's file
 always stays (its number keeps game numbers from being reused).
 """
 
+import gc
+
 from .records import (JournalError, MAGIC, START, SYNC, SETTLED, PREFIX, SUFFIX, RESERVE, RECLAIM_AHEAD, _CODES,
                       HEAD, TAIL, MAX_PAYLOAD, GameInfo, written, file_name, parse, intact, decode, _frame, new_info,
                       noted)
 
 
 _START_READ = 96     # bytes read for a settled game's start record (most are 40-60 long)
+_COLLECT_EVERY = 16  # game files read at boot between two collections (open())
 
 
 class Journal:
@@ -47,6 +50,7 @@ class Journal:
             if name.endswith(".tmp"):
                 # A repair cut short: the file it was for is still intact.
                 st.remove(name)
+        n = 0
         for name in names:
             if not (name.startswith(PREFIX) and name.endswith(SUFFIX)):
                 continue
@@ -55,6 +59,13 @@ class Journal:
             except ValueError:
                 continue
             self._load(game, name)
+            n += 1
+            if n % _COLLECT_EVERY == 0:
+                # What stays of each game (its GameInfo) would otherwise lie between the garbage
+                # of the reads, spread over the heap: a flash of 300 games left no 2.3 KB hole
+                # in 214 KB free for the dict of them (a MemoryError at boot).  Collected, the
+                # next ones are made in the holes at the heap's bottom.
+                gc.collect()
         return self.repaired
 
     def _load(self, game, name):
