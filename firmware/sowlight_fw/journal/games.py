@@ -1,7 +1,8 @@
 """The journal on the board's storage: one file per game, appended to, repaired at boot.
 
 records.py has a record's bytes and why a power cut loses at most the record
-being written.  open() reads every game file at boot: a record whose mark,
+being written.  open() reads every game file at boot (a game over and on the
+laptop to its end at its two ends only, _settled()): a record whose mark,
 length or CRC is wrong is dropped and the file rewritten with the intact ones
 (through a temporary file and a rename, storage.py); plies missing between
 intact records go to `gaps` for mend() (mend.py).  Nothing is deleted until
