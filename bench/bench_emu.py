@@ -41,6 +41,7 @@ misses, so emulated time is a lower bound.  Emulated time is deterministic cycle
 time a run takes is not a figure of the board.
 """
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -57,7 +58,7 @@ for p in (ROOT / "host", ROOT / "firmware", ROOT / "rules"):
         sys.path.insert(0, str(p))
 
 from sowlight.board import view as boardview  # noqa: E402
-from sowlight.simulation.emuboard import EmuBoard, conversion_waits, reactions, touch_spans  # noqa: E402
+from sowlight.simulation.emuboard import EmuBoard, conversion_waits, flashfs, reactions, touch_spans  # noqa: E402
 from sowlight.simulation.robot import Robot  # noqa: E402
 from sowlight_fw.controller.settings import DEFAULTS  # noqa: E402
 
@@ -196,6 +197,39 @@ def pystone(image, micropython):
         raise SystemExit("pystone did not run:\n%s%s" % (r.stdout, r.stderr))
     us, loops = int(fields[0]), int(fields[1])
     return loops * 1e6 / us
+
+
+@contextlib.contextmanager
+def board_on(image, files, timeout=900):
+    """An emulated board running `image`, started on a flash made here that holds `files`
+    ({path: bytes}, a boot.py among them); stopped at the end."""
+    with tempfile.TemporaryDirectory() as tmp:
+        flash = Path(tmp) / "flash.img"
+        flash.write_bytes(flashfs.make(files))
+        board = EmuBoard(preset="2x6-stores", uf2=str(image), journal=str(flash), realtime=False)
+        board.start(timeout=timeout)
+        try:
+            yield board
+        finally:
+            board.stop(save=False)
+
+
+def compare_arguments(ap):
+    """The arguments of a bench that measures a frozen image beside an earlier one in one run."""
+    ap.add_argument("--uf2", required=True, help="the image with Sowlight frozen in")
+    ap.add_argument("--previous-uf2", metavar="FILE", help="another image to compare, in the same run")
+    ap.add_argument("--micropython", help="a MicroPython checkout: pystone from its tests/perf_bench")
+
+
+def compared_images(args):
+    """([(label, image)], scale): the images compare_arguments() named, "now" first, and the
+    factor to a Pico's pystones when --micropython names a checkout (said on stdout), else None."""
+    scale = None
+    if args.micropython:
+        stones = pystone(args.uf2, args.micropython)
+        scale = stones / PICO_PYSTONES
+        print("pystone on the emulated RP2040: %.0f/s (x%.2f to a Pico's %d)" % (stones, scale, PICO_PYSTONES))
+    return [("now", args.uf2)] + ([("previous", args.previous_uf2)] if args.previous_uf2 else []), scale
 
 
 HINT_SCRIPT = """

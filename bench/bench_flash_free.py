@@ -14,14 +14,12 @@ contents, which a bench started on an empty flash never sees.)
 """
 import argparse
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "host"), str(ROOT / "firmware"), str(ROOT / "rules"), str(ROOT / "bench")]
 
-from sowlight.simulation.emuboard import EmuBoard, flashfs  # noqa: E402
 import bench_emu  # noqa: E402
 
 BOOT = b"""
@@ -69,38 +67,23 @@ def run(image, games):
     files = {"boot.py": BOOT}
     for g in range(games):
         files["filler/g%05d" % g] = bytes(6144)
-    with tempfile.TemporaryDirectory() as tmp:
-        flash = Path(tmp) / "flash.img"
-        flash.write_bytes(flashfs.make(files))
-        board = EmuBoard(preset="2x6-stores", uf2=str(image), journal=str(flash), realtime=False)
-        board.start(timeout=600)
-        try:
-            end = time.monotonic() + 600
-            while time.monotonic() < end:
-                got = board.flash_files().get("bench.txt")
-                if got:
-                    if got.startswith(b"error"):
-                        raise SystemExit("%s: the board's script failed: %s" % (image, got.decode(errors="replace")))
-                    return [int(x) for x in got.split()]
-                time.sleep(1)
-            raise SystemExit("%s: no figures from the board within 10 minutes" % image)
-        finally:
-            board.stop(save=False)
-
+    with bench_emu.board_on(image, files, timeout=600) as board:
+        end = time.monotonic() + 600
+        while time.monotonic() < end:
+            got = board.flash_files().get("bench.txt")
+            if got:
+                if got.startswith(b"error"):
+                    raise SystemExit("%s: the board's script failed: %s" % (image, got.decode(errors="replace")))
+                return [int(x) for x in got.split()]
+            time.sleep(1)
+        raise SystemExit("%s: no figures from the board within 10 minutes" % image)
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--uf2", required=True, help="the image with Sowlight frozen in")
-    ap.add_argument("--previous-uf2", metavar="FILE", help="another image to compare, in the same run")
+    bench_emu.compare_arguments(ap)
     ap.add_argument("--games", default="0,40,120", help="old games' files on the flash (6 KB each)")
-    ap.add_argument("--micropython", help="a MicroPython checkout: pystone from its tests/perf_bench")
     args = ap.parse_args()
-    scale = None
-    if args.micropython:
-        stones = bench_emu.pystone(args.uf2, args.micropython)
-        scale = stones / bench_emu.PICO_PYSTONES
-        print("pystone on the emulated RP2040: %.0f/s (x%.2f to a Pico's %d)" % (stones, scale, bench_emu.PICO_PYSTONES))
-    images = [("now", args.uf2)] + ([("previous", args.previous_uf2)] if args.previous_uf2 else [])
+    images, scale = bench_emu.compared_images(args)
 
     def fig(us):
         return "%.2f (%.2f)" % (us / 1e3, us / 1e3 * scale) if scale else "%.2f" % (us / 1e3)

@@ -16,14 +16,12 @@ hello (the emulated time of its first byte on USB, which includes the app's own 
 """
 import argparse
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "host"), str(ROOT / "firmware"), str(ROOT / "rules"), str(ROOT / "bench")]
 
-from sowlight.simulation.emuboard import EmuBoard, flashfs  # noqa: E402
 from sowlight_fw.journal import records  # noqa: E402
 import bench_emu  # noqa: E402
 
@@ -66,39 +64,24 @@ def run(image, games):
     files = {"boot.py": BOOT}
     for g in range(1, games + 1):
         files["journal/" + records.file_name(g)] = game_file(g)
-    with tempfile.TemporaryDirectory() as tmp:
-        flash = Path(tmp) / "flash.img"
-        flash.write_bytes(flashfs.make(files))
-        board = EmuBoard(preset="2x6-stores", uf2=str(image), journal=str(flash), realtime=False)
-        board.start(timeout=900)
-        try:
-            end = time.monotonic() + 600
-            while board.first_output_ns is None and time.monotonic() < end:
-                time.sleep(0.5)             # (the app's hello comes after its own open())
-            got = board.flash_files().get("bench.txt", b"")
-            if not got or got.startswith(b"error"):
-                raise SystemExit("%s: the board's script failed: %s" % (image, got.decode(errors="replace")))
-            took, heap, listed = (int(x) for x in got.split())
-            if listed != games:
-                raise SystemExit("%s: the journal listed %d games of %d" % (image, listed, games))
-            return took, heap, (board.first_output_ns or 0) / 1e6
-        finally:
-            board.stop(save=False)
-
+    with bench_emu.board_on(image, files) as board:
+        end = time.monotonic() + 600
+        while board.first_output_ns is None and time.monotonic() < end:
+            time.sleep(0.5)             # (the app's hello comes after its own open())
+        got = board.flash_files().get("bench.txt", b"")
+        if not got or got.startswith(b"error"):
+            raise SystemExit("%s: the board's script failed: %s" % (image, got.decode(errors="replace")))
+        took, heap, listed = (int(x) for x in got.split())
+        if listed != games:
+            raise SystemExit("%s: the journal listed %d games of %d" % (image, listed, games))
+        return took, heap, (board.first_output_ns or 0) / 1e6
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--uf2", required=True, help="the image with Sowlight frozen in")
-    ap.add_argument("--previous-uf2", metavar="FILE", help="another image to compare, in the same run")
+    bench_emu.compare_arguments(ap)
     ap.add_argument("--games", default="0,60,300", help="old games on the flash (each %d moves)" % MOVES)
-    ap.add_argument("--micropython", help="a MicroPython checkout: pystone from its tests/perf_bench")
     args = ap.parse_args()
-    scale = None
-    if args.micropython:
-        stones = bench_emu.pystone(args.uf2, args.micropython)
-        scale = stones / bench_emu.PICO_PYSTONES
-        print("pystone on the emulated RP2040: %.0f/s (x%.2f to a Pico's %d)" % (stones, scale, bench_emu.PICO_PYSTONES))
-    images = [("now", args.uf2)] + ([("previous", args.previous_uf2)] if args.previous_uf2 else [])
+    images, scale = bench_emu.compared_images(args)
 
     def fig(ms):
         return "%.0f (%.0f)" % (ms, ms * scale) if scale else "%.0f" % ms
