@@ -198,10 +198,20 @@ def test_ctrl_c_during_the_robots_move_stops_the_game_and_keeps_it():
     import signal
     import time
     play = subprocess.Popen([sys.executable, "-m", "sowlight", "play", "--virtual", "--vs", "self", "--depth", "1"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(10)                       # the board started, a few moves made
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    # Ctrl-C once the board has started and the robot's second move is told: a game takes dozens
+    # of moves more (a fixed wait was a race with a quick machine, which finished the game first).
+    seen = []
+    deadline = time.monotonic() + 120
+    while sum("computer (player " in line for line in seen) < 2 and time.monotonic() < deadline:
+        line = play.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
     play.send_signal(signal.SIGINT)
     out, err = play.communicate(timeout=60)
+    out = "".join(seen) + out
     assert play.returncode == 130, out[-2000:] + err
     assert "interrupted: game stopped" in out and "Traceback" not in err
     assert "saved as game 1" in err
