@@ -201,7 +201,7 @@ def test_ctrl_c_during_the_robots_move_stops_the_game_and_keeps_it():
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
     # Ctrl-C once the board has started and the robot's second move is told: a game takes dozens
-    # of moves more (a fixed wait was a race with a quick machine, which finished the game first).
+    # of moves more, so it comes in the middle of the game whatever the machine's speed.
     seen = []
     deadline = time.monotonic() + 120
     while sum("computer (player " in line for line in seen) < 2 and time.monotonic() < deadline:

@@ -273,13 +273,7 @@ def test_a_whole_game_played_by_sim_acts_is_synced_into_the_archive(boards, tmp_
     assert g["variant"] == "kalah" and g["moves"] == len(robot.moves) and g["board"] == report["board"]
     assert g["board_game"] == game and g["scores"] == pos["stores"]
     proc.send_signal(signal.SIGINT)                         # Ctrl-C: a clean exit too
-    try:
-        code = proc.wait(30)                                # (a loaded CI machine once took over 10 s)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("`sowlight board virtual` did not end within 30 s of Ctrl-C; it said: %s"
-                    % proc.communicate()[1][-2000:].decode(errors="replace"))
-    assert code == 0
+    assert proc.wait(10) == 0
 
 
 def test_a_journal_file_survives_kill_9_mid_game_and_the_game_resumes(boards, tmp_path):
