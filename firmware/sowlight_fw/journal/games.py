@@ -14,7 +14,7 @@ always stays (its number keeps game numbers from being reused).
 import gc
 
 from .records import (JournalError, MAGIC, START, SYNC, SETTLED, PREFIX, SUFFIX, RESERVE, RECLAIM_AHEAD, _CODES,
-                      HEAD, TAIL, MAX_PAYLOAD, GameInfo, written, file_name, parse, intact, decode, _frame, new_info,
+                      HEAD, TAIL, GameInfo, written, file_name, parse, intact, decode, _frame, new_info,
                       noted)
 
 
@@ -130,12 +130,8 @@ class Journal:
         if r is None or r[0] != SYNC or r[1] != game or r[5] != tail or last[r[3]:r[4]] != SETTLED:
             return None
         s = parse(first, 0)
-        if s is None and len(first) == _START_READ:        # a start longer than the read (a position in it)
-            n = first[2] | (first[3] << 8)
-            first = st.read(name, 0, HEAD + n + TAIL) if n <= MAX_PAYLOAD else b""
-            s = parse(first, 0)
         if s is None or s[0] != START or s[1] != game:
-            return None
+            return None     # (or a start longer than the read, with a position in it: read whole)
         variant = noted(new_info(game), START, 0, first[s[3]:s[4]]).variant
         return GameInfo(game, variant, r[2], r[2], True)
 
