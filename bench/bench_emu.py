@@ -15,7 +15,9 @@ controller's work in them.  Printed:
 
 - boot to hello: emulated time from power-up to the app's hello on USB;
 - free heap after boot (collected), the peak of the heap in use over the game (garbage
-  included), and the live heap (collected every 250 scans, the highest of those);
+  included), and the live heap (collected every 250 scans, the highest of those): the app's,
+  the probe's own heap (its code is compiled into RAM from boot.py) measured apart on the same
+  image and left out, and printed too;
   the scans' figures cover the game up to its last 50 scans;
 - every scan's time (p50, p99, max; 0.5 ms buckets);
 - the latency a player sees: from the instant a sensor's pin or ADC input changes (the hands'
@@ -125,6 +127,32 @@ def profile_line(board):
     return {k: tuple(int(x) for x in v.split("/")) for k, v in re.findall(r"([\w.]+)=([\d/]+)", lines[-1].decode())}
 
 
+# The probe is compiled from boot.py into the heap it measures: its code, its histogram and
+# emu_quiet.py are no part of the app.  Measured apart on the same image: the heap it adds to
+# the app imported already, everything collected before and after.
+FOOTPRINT = b"""import gc
+from sowlight_fw import app
+gc.collect()
+_a0 = gc.mem_alloc()
+exec(open('probe_src.py').read())
+gc.collect()
+_a1 = gc.mem_alloc()
+with open('/footprint.txt', 'w') as f:
+    f.write('%d' % (_a1 - _a0))
+"""
+
+
+def probe_footprint(image, config, journal=None):
+    """The bytes of heap the probe (bench/emu_probe.py, with emu_quiet.py) itself holds on `image`."""
+    board = EmuBoard(config=config if journal is None else None, uf2=str(image), journal=journal,
+                     files={"boot.py": FOOTPRINT, "probe_src.py": PROBE, "emu_quiet.py": QUIET}, realtime=False)
+    board.start(timeout=300)
+    try:
+        return int(board.flash_files()["footprint.txt"])
+    finally:
+        board.stop(save=False)
+
+
 def measure(label, image, config, variant, moves, seed, journal=None, profile=False):
     board = EmuBoard(config=config if journal is None else None, uf2=str(image), journal=journal,
                      files={"boot.py": PROFILE if profile else PROBE, "emu_quiet.py": QUIET}, realtime=False,
@@ -141,16 +169,20 @@ def measure(label, image, config, variant, moves, seed, journal=None, profile=Fa
         lat, answer, waits, after = latencies(board)
         spans = touch_spans(board)
         prof = profile_line(board) if profile else {}
-        return {"label": label, "moves": made, "boot_to_hello_ms": (board.first_output_ns or 0) / 1e6,
-                "emulated_s": board.now_ns / 1e9, "wall_s": time.monotonic() - t0,
-                "idle_share": board.idle_ns / max(1, board.now_ns), "probe": p,
-                "latency_ms": figures(lat), "latency_n": len(lat),
-                "conversion_ms": figures(waits), "after_conversion_ms": figures(after), "after_conversion_n": len(after),
-                "answer_ms": figures(answer), "answer_n": len(answer), "profile": prof,
-                "touch_ms": [x / 1e6 for x in (pct(spans, 50), min(spans))] if spans else [], "touch_n": len(spans),
-                "link": link}
+        result = {"label": label, "moves": made, "boot_to_hello_ms": (board.first_output_ns or 0) / 1e6,
+                  "emulated_s": board.now_ns / 1e9, "wall_s": time.monotonic() - t0,
+                  "idle_share": board.idle_ns / max(1, board.now_ns), "probe": p,
+                  "latency_ms": figures(lat), "latency_n": len(lat),
+                  "conversion_ms": figures(waits), "after_conversion_ms": figures(after),
+                  "after_conversion_n": len(after),
+                  "answer_ms": figures(answer), "answer_n": len(answer), "profile": prof,
+                  "touch_ms": [x / 1e6 for x in (pct(spans, 50), min(spans))] if spans else [], "touch_n": len(spans),
+                  "link": link}
     finally:
         board.stop(save=False)
+    if not profile:
+        result["probe_own"] = probe_footprint(image, config, journal)
+    return result
 
 
 def deploy_mpy(stock, config, tmp):
@@ -282,9 +314,13 @@ def show(result, scale):
         return "%.1f ms (%.1f scaled)" % (us / 1000, us / 1000 * scale) if scale else "%.1f ms" % (us / 1000)
     print("  boot to hello            %s" % ms(result["boot_to_hello_ms"] * 1000))
     if p:
-        print("  free heap after boot     %.1f KB" % (p.get("boot_free", -1) / 1024))
+        own = result.get("probe_own") or 0
+        print("  free heap after boot     %.1f KB" % ((p.get("boot_free", -1) + own) / 1024))
         print("  heap in use, peak        %.1f KB (garbage included); live %.1f KB (sampled)" % (
-            p["alloc_peak"] / 1024, p["live_peak"] / 1024))
+            (p["alloc_peak"] - own) / 1024, (p["live_peak"] - own) / 1024))
+        if own:
+            print("                           (the app's: less the probe's own %.1f KB, measured apart; "
+                  "with it %.1f KB, %.1f KB)" % (own / 1024, p["alloc_peak"] / 1024, p["live_peak"] / 1024))
         print("  scans                    %d: p50 %s, p99 %s, max %s" % (p["scans"], ms(p["p50"]), ms(p["p99"]),
                                                                        ms(p["max"])))
     else:
