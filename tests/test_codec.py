@@ -929,7 +929,8 @@ def test_a_trace_that_makes_a_step_again_is_written_whole_on_both_interpreters(m
     # meets the same shared Step tuples again and again): every occurrence is still written.
     from mancala.trace import Step
     steps = [Step("lift", 3, 2, -1), Step("drop", 4, 1, -1), Step("drop", 5, 1, -1), Step("drop", 4, 1, -1),
-             ("drop", 5, 1, -1), Step("take", 4, 2, -2), [1, ["x", 2]], Step("drop", 4, 1, -1)]
+             ("drop", 5, 1, -1), Step("take", 4, 2, -2), [1, ["x", 2]], Step("drop", 4, 1, -1),
+             Step("drop", 6, 1, None), Step('s"o\u00e9', 1, 1, -1)]     # (not a Step's usual types: written piece by piece)
     payload = {"game": 1, "ply": 1, "player": 0, "move": [3, "cn"], "name": "d4", "trace": steps,
                "pos": {"pits": [1], "stores": [], "to_move": 1}}
     frame = encode(9, "move", payload)
@@ -939,7 +940,8 @@ def test_a_trace_that_makes_a_step_again_is_written_whole_on_both_interpreters(m
     got = micropython.run(
         "from mancala.trace import Step\nfrom sowlight_fw.link import codec\n"
         "t = [Step('lift', 3, 2, -1), Step('drop', 4, 1, -1), Step('drop', 5, 1, -1), Step('drop', 4, 1, -1),\n"
-        "     ('drop', 5, 1, -1), Step('take', 4, 2, -2), [1, ['x', 2]], Step('drop', 4, 1, -1)]\n"
+        "     ('drop', 5, 1, -1), Step('take', 4, 2, -2), [1, ['x', 2]], Step('drop', 4, 1, -1),\n"
+        "     Step('drop', 6, 1, None), Step('s\"o\\u00e9', 1, 1, -1)]\n"
         "p = {'game': 1, 'ply': 1, 'player': 0, 'move': [3, 'cn'], 'name': 'd4', 'trace': t,\n"
         "     'pos': {'pits': [1], 'stores': [], 'to_move': 1}}\n"
         "print(codec.encode(9, 'move', p).decode())\n").strip().splitlines()[-1]

@@ -390,6 +390,11 @@ def _write(v, out, depth, memo=None):
                 if memo is None:
                     memo = {}
                 text = memo.get(x)
+                if text is None and len(x) == 4 and type(x[0]) is str and type(x[1]) is int \
+                        and type(x[2]) is int and type(x[3]) is int and _is_plain(x[0]):
+                    # A Step: its text in one string, not joined from its pieces (the pieces
+                    # and their join were most of a Kombe `move` frame's garbage).
+                    text = memo[x] = '["%s",%d,%d,%d]' % x
                 if text is None:
                     mark = len(out)
                     _write(x, out, depth + 1)
