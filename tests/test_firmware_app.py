@@ -361,6 +361,68 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     assert collected == [0, 5, 15, 25, 35, 45, 55]
 
 
+def test_a_scan_that_answers_the_host_leaves_the_boards_own_messages_to_the_next(fake):
+    # A reply and the board's messages encoded in one scan would hold both one's garbage at once
+    # (the loop collects between scans): the messages wait a scan, but never two in a row.
+    link = FakeLink()
+    a = make_app(fake, link=link)
+    a.boot(0)
+    link.host("hello", codec.hello(codec.HOST, "test"))
+    a.step(10)
+    a.step(20)
+    del link.sent[:]
+    now = 30
+    for i in range(4):
+        link.host("ping")
+        a.controller.log("info", "note %d" % i)
+        a.step(now)
+        now += 10
+    a.step(now)
+    kinds = [t if t == "pong" else p["msg"] for t, p in link.sent]
+    # Scan 1 answers and holds note 0; scan 2 answers and sends it, and note 1, as it held the
+    # last scan's; scan 3 holds note 2; scan 4 sends 2 and 3; a quiet scan has nothing left.
+    assert kinds == ["pong", "pong", "note 0", "note 1", "pong", "pong", "note 2", "note 3"]
+    link.host("ping")
+    a.controller.log("info", "alone")
+    a.step(now + 10)
+    assert link.sent[-1][0] == "pong"
+    a.step(now + 20)
+    assert link.sent[-1][1]["msg"] == "alone"
+
+
+def test_a_scan_that_plays_a_move_leaves_what_the_host_sent_to_the_next(fake):
+    # Playing a move (the rules core, its record, its trace) is a scan's heaviest work: a
+    # request that comes meanwhile is answered in the next scan, so that one scan's garbage is
+    # never both's.  The host pings in every scan of a whole game here.
+    link = FakeLink()
+    a = make_app(fake, link=link)
+    c = a.boot(0)
+    link.host("hello", codec.hello(codec.HOST, "test"))
+    step = a.step
+    scans = []                          # (played a move, pongs sent) per scan
+
+    def scan(now):
+        playing = c.playing()
+        link.host("ping")
+        before = len(link.sent)
+        step(now)
+        scans.append((playing, sum(t == "pong" for t, _ in link.sent[before:])))
+    a.scan = scan
+    h = hands_for(fake, a)
+    h.wait(100)
+    press(fake, a, h, "confirm")                   # Oware, from the menu
+    h.setup_counts = fake.hands.expected_counts(c)
+    h.play(5000)
+    assert c.state == "over"
+    for i in range(100):                            # (the last move's message, once the board is still)
+        scan(a.now + 20)
+    moves = c.game.ply
+    assert sum(p for p, _ in scans) == moves > 10
+    assert [n for p, n in scans if p] == [0] * moves
+    assert sum(n for _, n in scans) == len(scans)   # every ping answered, the held ones a scan late
+    assert [t for t, _ in link.sent].count("move") == moves
+
+
 def test_the_boards_loop_collects_before_a_scan_that_reads_a_request(fake, monkeypatch):
     # A request's scan allocates most (its reply, the work it asks for): the loop collects
     # between scans when the host has sent something, so that scan starts from what is live.
@@ -392,9 +454,11 @@ def test_the_boards_loop_collects_before_a_scan_that_reads_a_request(fake, monke
     monkeypatch.setattr(a, "step", timed_step)
     with pytest.raises(KeyboardInterrupt):
         a.loop()
-    # At the start (the hello waits then, but a collection was just made), before the scans after
-    # 3, 4 and 12 (each reads a get_state), and every _GC_EVERY scans counted from the last one.
-    assert collected == [0, 3, 4, 12]
+    # At the start (the hello waits then, but a collection was just made), after the scan that
+    # answered it, before the scans after 3, 4 and 12 (each reads a get_state) and after each of
+    # them (not twice: after 3's, 4's begins at once), and every _GC_EVERY scans counted from the
+    # last one.
+    assert collected == [0, 1, 3, 4, 5, 12, 13]
     assert [n for n, waited in seen if waited] == [0, 3, 4, 12]
     assert [t for t, p in link.sent].count("state") == 3
 

@@ -34,14 +34,14 @@ VERSION = "0.1.0"
 SW = "sowlight-fw " + VERSION
 # The loop collects the garbage between scans: left to MicroPython, a collection would come
 # when some scan finds the heap full, inside it.  It collects after a scan that took _GC_LONG_MS
-# or more (the scans that allocate much are the long ones: a link request, a move's end) and
-# otherwise every _GC_EVERY scans (a short scan leaves 70-200 bytes), and before a scan that
-# will read what the host sent (a request's reply and the work it asks for are most of what a
-# scan allocates), so the heap holds what stays live, one scan's garbage and at most a KB or
-# two more.  A collection takes some 10 ms between scans; the sensors' watch (hw/watch.py)
-# runs in an interrupt, which a collection does not hold back.  The loop does not ask how
-# much the scans allocated: on an RP2040, gc.mem_alloc() walks the whole heap and takes almost
-# as long as a collection (9 ms).
+# or more (the scans that allocate much are the long ones: a link request, a move's end), that
+# answered the host or that played a move, otherwise every _GC_EVERY scans (a short scan leaves
+# 70-200 bytes), and before a scan that will read what the host sent (a request's reply and the
+# work it asks for are most of what a scan allocates), so the heap holds what stays live, one
+# scan's garbage and at most a KB or two more.  A collection takes some 10 ms between scans; the
+# sensors' watch (hw/watch.py) runs in an interrupt, which a collection does not hold back.  The
+# loop does not ask how much the scans allocated: on an RP2040, gc.mem_alloc() walks the whole
+# heap and takes almost as long as a collection (9 ms).
 _GC_LONG_MS = 8
 _GC_EVERY = 10
 REPL_FLAG = "repl_once"
@@ -90,6 +90,9 @@ class App:
         self._time = None          # (host Unix time, ticks_ms then), from the host's hello
         self.cal = None            # calibration readings so far
         self.loops = 0
+        self.answered = 0          # lines from the host the last scan handled
+        self.played = False        # the last scan played a move
+        self._held = False         # the last scan left the board's messages to this one
         self.watch = None          # hw/watch.Watch once loop() runs on a board
 
     # ----- start-up ----------------------------------------------------------------
@@ -149,6 +152,7 @@ class App:
     def step(self, now):
         self.now = now
         c = self.controller
+        playing = c.playing()
         w = self.watch
         if w is not None and w.fault is not None:
             c.log("error", "sensor watch: %r" % (w.fault,))
@@ -160,9 +164,20 @@ class App:
             c.feed_observation(v, now)
         for event in self.buttons.poll(now):
             c.press(event, now)
-        if self.link is not None:
-            self.link.poll(self.request, now)
-        self.flush()
+        # One of the three things that allocate most in a scan: a move played, a request answered,
+        # the board's own messages (a `move` message above all); the loop collects between scans
+        # (see _GC_EVERY), so the heap never holds two of them at once.  What the host sent waits
+        # for the scan after a move is played; a scan that answered the host leaves the board's
+        # messages to the next one, never two scans running (a host that asks every scan would
+        # hold them back for good).
+        answered = 0
+        if self.link is not None and not playing:
+            answered = self.link.poll(self.request, now)
+        self.answered = answered
+        self.played = playing
+        hold = answered > 0 and not self._held
+        self._held = hold
+        self.flush(messages=not hold)
         self.strip.show(c.frame, c.brightness, now, c.roles)
         self.loops += 1
         if self._reboot_to is not None:       # asked for: the reply to `reboot` is written now
@@ -170,8 +185,9 @@ class App:
             self._reboot_to = None
             self._reboot(to)
 
-    def flush(self):
-        """Journal records first (they must be on flash), then the link's messages."""
+    def flush(self, messages=True):
+        """Journal records first (they must be on flash), then the link's messages (`messages`
+        False: the records only)."""
         c = self.controller
         if c.records:
             self.pending.extend(c.records)
@@ -191,7 +207,7 @@ class App:
             self.pending.pop(0)
         out = c.outbox
         link = self.link
-        while out:
+        while out and messages:
             m = out.pop(0)
             if link is not None:
                 t = m.pop("type")
@@ -285,7 +301,7 @@ class App:
             if self.controller.service_request:
                 asyncio().run(self.service(self.controller.service_request))
             since += 1
-            if since >= _GC_EVERY or ticks_diff(ticks_ms(), start) >= _GC_LONG_MS:
+            if since >= _GC_EVERY or self.answered or self.played or ticks_diff(ticks_ms(), start) >= _GC_LONG_MS:
                 gc.collect()            # (between scans, not in one: see _GC_EVERY)
                 since = 0
             # The next scan starts SCAN_MS after this one did: the time a scan takes is not

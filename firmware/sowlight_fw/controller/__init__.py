@@ -182,6 +182,12 @@ class Controller:
 
     # ================================================================ inputs
 
+    def playing(self):
+        """Whether this scan will play a finished move (the rules core, its journal record, its
+        trace): the heaviest work a scan has, which the app does not add a request to."""
+        job = self.jobs.scan_job()
+        return job is not None and job[0] == PLAY
+
     def feed_observation(self, values, now_ms):
         """One scan of the sensors: a value per board cell (0/1 or a count; -1 unknown/hand; None unsensed)."""
         self.now = now_ms
