@@ -217,7 +217,7 @@ def test_ctrl_c_during_the_robots_move_stops_the_game_and_keeps_it():
     assert "saved as game 1" in err
     (g,) = games()
     told = out.count("computer (player ")
-    assert 0 < g["moves"] and told <= g["moves"] <= told + 1     # (one may be journalled, not yet told)
+    assert 0 < g["moves"] and told <= g["moves"] <= told + 1, out[-2000:] + err  # (one may be journalled, not yet told)
 
 
 def test_undo_after_a_wrong_lift_takes_back_only_the_lift():
