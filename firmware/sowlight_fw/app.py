@@ -44,6 +44,7 @@ SW = "sowlight-fw " + VERSION
 # heap and takes almost as long as a collection (9 ms).
 _GC_LONG_MS = 8
 _GC_EVERY = 10
+_HOLD_MOST = 4      # scans running that answer the host and leave the board's messages (App.step)
 REPL_FLAG = "repl_once"
 
 
@@ -92,7 +93,7 @@ class App:
         self.loops = 0
         self.answered = 0          # lines from the host the last scan handled
         self.played = False        # the last scan played a move
-        self._held = False         # the last scan left the board's messages to this one
+        self._held = 0             # scans running that left the board's messages to the next
         self.watch = None          # hw/watch.Watch once loop() runs on a board
 
     # ----- start-up ----------------------------------------------------------------
@@ -168,16 +169,19 @@ class App:
         # the board's own messages (a `move` message above all); the loop collects between scans
         # (see _GC_EVERY), so the heap never holds two of them at once.  What the host sent waits
         # for the scan after a move is played; a scan that answered the host leaves the board's
-        # messages to the next one, never two scans running (a host that asks every scan would
-        # hold them back for good).
+        # messages to the next, for up to _HOLD_MOST scans running (a sync is a few requests in a
+        # row; a host that asks every scan does not hold them back for good).
         answered = 0
         if self.link is not None and not playing:
             answered = self.link.poll(self.request, now)
         self.answered = answered
         self.played = playing
-        hold = answered > 0 and not self._held
-        self._held = hold
-        self.flush(messages=not hold)
+        if answered and c.outbox and self._held < _HOLD_MOST:
+            self._held += 1
+            self.flush(messages=False)
+        else:
+            self._held = 0
+            self.flush()
         self.strip.show(c.frame, c.brightness, now, c.roles)
         self.loops += 1
         if self._reboot_to is not None:       # asked for: the reply to `reboot` is written now
