@@ -908,6 +908,10 @@ class _Transaction:
         a = self.archive
         if a._depth == 0:
             try:
+                if a._db.in_transaction:
+                    # One left open: a Ctrl-C came between an earlier one's BEGIN and its
+                    # __exit__ (the caller was told by the KeyboardInterrupt that it was not done).
+                    a._db.execute("ROLLBACK")
                 a._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as e:
                 raise a._translate(e)
