@@ -362,10 +362,10 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     assert collected == [0, 5, 15, 25, 35, 45, 55]
 
 
-def test_a_scan_that_answers_the_host_leaves_the_boards_own_messages_to_the_next(fake):
-    # A reply and the board's messages encoded in one scan would hold both one's garbage at once
-    # (the loop collects between scans): the messages wait while the host asks, for up to
-    # _HOLD_MOST scans running.
+def test_a_scan_that_answers_the_host_leaves_a_move_message_to_the_next(fake):
+    # A reply and a `move` message (its trace) encoded in one scan would hold both one's garbage
+    # at once (the loop collects between scans): while the host asks, the messages before a
+    # `move` one go out, it and those after it wait, for up to _HOLD_MOST scans running.
     link = FakeLink()
     a = make_app(fake, link=link)
     a.boot(0)
@@ -373,25 +373,22 @@ def test_a_scan_that_answers_the_host_leaves_the_boards_own_messages_to_the_next
     a.step(10)
     a.step(20)
     del link.sent[:]
+    assert fake.app._HOLD_MOST == 4
+    pos = {"pits": [4] * 12, "stores": [0, 0], "to_move": 1}
     now = 30
-    most = fake.app._HOLD_MOST
-    assert most == 4
     for i in range(6):
         link.host("ping")
         a.controller.log("info", "note %d" % i)
+        a.controller.outbox.append({"type": "move", "game": 1, "ply": i + 1, "player": 0, "move": 3, "name": "D",
+                                    "trace": None, "pos": pos})
         a.step(now)
-        now += 10
+        now += 20
     a.step(now)
-    kinds = [t if t == "pong" else p["msg"] for t, p in link.sent]
-    # Four scans answer and hold their notes; the fifth answers and sends them, its own too; the
-    # sixth holds again; the quiet scan after it sends the last.
-    assert kinds == ["pong"] * 5 + ["note %d" % i for i in range(5)] + ["pong", "note 5"]
-    link.host("ping")
-    a.controller.log("info", "alone")
-    a.step(now + 10)
-    assert link.sent[-1][0] == "pong"
-    a.step(now + 20)
-    assert link.sent[-1][1]["msg"] == "alone"
+    kinds = [t if t == "pong" else p["msg"] if t == "log" else "move %d" % p["ply"] for t, p in link.sent]
+    # Four scans answer and hold the first move (the note before it goes); the fifth answers and
+    # sends everything; the sixth holds the last move, which the quiet scan after it sends.
+    assert kinds == ["pong", "note 0", "pong", "pong", "pong", "pong", "move 1", "note 1", "move 2", "note 2",
+                     "move 3", "note 3", "move 4", "note 4", "move 5", "pong", "note 5", "move 6"]
 
 
 def test_a_scan_that_plays_a_move_leaves_what_the_host_sent_to_the_next(fake):

@@ -44,7 +44,7 @@ SW = "sowlight-fw " + VERSION
 # heap and takes almost as long as a collection (9 ms).
 _GC_LONG_MS = 8
 _GC_EVERY = 10
-_HOLD_MOST = 4      # scans running that answer the host and leave the board's messages (App.step)
+_HOLD_MOST = 4      # scans running that answer the host and leave a `move` message (App.step)
 REPL_FLAG = "repl_once"
 
 
@@ -93,7 +93,7 @@ class App:
         self.loops = 0
         self.answered = 0          # lines from the host the last scan handled
         self.played = False        # the last scan played a move
-        self._held = 0             # scans running that left the board's messages to the next
+        self._held = 0             # scans running that left a `move` message to the next
         self.watch = None          # hw/watch.Watch once loop() runs on a board
 
     # ----- start-up ----------------------------------------------------------------
@@ -166,19 +166,19 @@ class App:
         for event in self.buttons.poll(now):
             c.press(event, now)
         # One of the three things that allocate most in a scan: a move played, a request answered,
-        # the board's own messages (a `move` message above all); the loop collects between scans
-        # (see _GC_EVERY), so the heap never holds two of them at once.  What the host sent waits
-        # for the scan after a move is played; a scan that answered the host leaves the board's
-        # messages to the next, for up to _HOLD_MOST scans running (a sync is a few requests in a
-        # row; a host that asks every scan does not hold them back for good).
+        # a `move` message (its trace); the loop collects between scans (see _GC_EVERY), so the
+        # heap never holds two of them at once.  What the host sent waits for the scan after a
+        # move is played; a scan that answered the host sends the board's messages up to a `move`
+        # one, which waits, with those after it, for the next scan, for up to _HOLD_MOST scans
+        # running (a sync is a few requests in a row; a host that asks every scan does not hold
+        # it back for good).
         answered = 0
         if self.link is not None and not playing:
             answered = self.link.poll(self.request, now)
         self.answered = answered
         self.played = playing
-        if answered and c.outbox and self._held < _HOLD_MOST:
+        if answered and self._held < _HOLD_MOST and self.flush(until_move=True):
             self._held += 1
-            self.flush(messages=False)
         else:
             self._held = 0
             self.flush()
@@ -189,9 +189,9 @@ class App:
             self._reboot_to = None
             self._reboot(to)
 
-    def flush(self, messages=True):
-        """Journal records first (they must be on flash), then the link's messages (`messages`
-        False: the records only)."""
+    def flush(self, until_move=False):
+        """Journal records first (they must be on flash), then the link's messages (`until_move`:
+        those before the first `move` message only); True if messages were left."""
         c = self.controller
         if c.records:
             self.pending.extend(c.records)
@@ -211,11 +211,14 @@ class App:
             self.pending.pop(0)
         out = c.outbox
         link = self.link
-        while out and messages:
+        while out:
+            if until_move and out[0]["type"] == "move":
+                return True
             m = out.pop(0)
             if link is not None:
                 t = m.pop("type")
                 link.event(t, m, self.now)    # dropped while no host listens: the journal has the game
+        return False
 
     # ----- the link's requests -----------------------------------------------------------
 

@@ -22,7 +22,7 @@ def request(app, t, p):
             return reply
         if t == "journal_ack":
             synced = j.ack(p["game"], p["upto"])
-            app.flush(messages=False)      # space may have come free for records waiting
+            app.flush(until_move=True)     # space may have come free for records waiting
             return {"type": "ok", "game": p["game"], "synced": synced}
     except JournalError as e:
         return {"type": "error", "code": e.code, "msg": e.msg}
