@@ -78,6 +78,7 @@ def run(image, games):
             time.sleep(1)
         raise SystemExit("%s: no figures from the board within 10 minutes" % image)
 
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     bench_emu.compare_arguments(ap)

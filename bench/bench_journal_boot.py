@@ -76,6 +76,7 @@ def run(image, games):
             raise SystemExit("%s: the journal listed %d games of %d" % (image, listed, games))
         return took, heap, (board.first_output_ns or 0) / 1e6
 
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     bench_emu.compare_arguments(ap)

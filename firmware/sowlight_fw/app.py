@@ -177,11 +177,10 @@ class App:
             answered = self.link.poll(self.request, now)
         self.answered = answered
         self.played = playing
-        if answered and self._held < _HOLD_MOST and self.flush(until_move=True):
+        if self.flush(until_move=answered > 0 and self._held < _HOLD_MOST):
             self._held += 1
         else:
             self._held = 0
-            self.flush()
         self.strip.show(c.frame, c.brightness, now, c.roles)
         self.loops += 1
         if self._reboot_to is not None:       # asked for: the reply to `reboot` is written now

@@ -35,7 +35,7 @@ class Journal:
         # read and checked again for every page, a move or two each (several KB of a board's
         # heap late in a game).
         self._at = None
-        # (game, ply, bytes) of the last record append() wrote: after each move the laptop asks
+        # (game, bytes) of the last record append() wrote: after each move the laptop asks
         # for that one record, which is then read from here, not from the file (opening a file
         # takes littlefs a 1 KB buffer of the board's heap, and reading it more).
         self._last = None
@@ -179,7 +179,7 @@ class Journal:
         self._write(file_name(game), data)
         n = data[2] | (data[3] << 8)      # the payload's length (of the first copy)
         self.games[game] = noted(info, _CODES[rec["kind"]], ply, data[HEAD:HEAD + n])
-        self._last = (game, ply, data)
+        self._last = (game, data)
         return len(data)
 
     def _write(self, name, data):
@@ -221,10 +221,10 @@ class Journal:
         if info is None:
             raise JournalError("no_such_game", "the journal has no game %d" % game)
         last = self._last
-        if last is not None and last[0] == game and last[1] == first == info.last:
+        if last is not None and last[0] == game and first == info.last:
             # The record just written, the game's last: as it went to the file.
-            for i, r in intact(last[2]):
-                return [decode(r[0], first, memoryview(last[2])[r[3]:r[4]])], False
+            r = parse(last[1], 0)
+            return [decode(r[0], first, memoryview(last[1])[r[3]:r[4]])], False
         name = file_name(game)
         at = self._at
         start = at[2] if at is not None and at[0] == game and at[1] <= first else 0
