@@ -74,8 +74,9 @@ class BoardLink:
         self.heard = None        # ticks of the last frame from the host (None: none yet)
         self.answered = None     # ticks of the last answer to a damaged line
         self.born = None         # ticks at start(): `up` in pongs counts from here
-        self.last = None         # (seq, type, payload's text) of the last reply to a request, or,
-                                 # for a request of REREAD, (seq, None, (type, payload)) of the request
+        self.last = None         # (seq, type, the frame's first piece as sent) of the last reply
+                                 # to a request, or, for a request of REREAD, (seq, None,
+                                 # (type, payload)) of the request
         self.why = None          # why the last send() failed
         # What happened, for the log, tests and `sowlight board info`.
         self.requests = 0        # requests handed to the app
@@ -191,7 +192,7 @@ class BoardLink:
                 if last[1] is None:              # a read: read again
                     self._reply(m.seq, self._handle(handler, last[2][0], last[2][1], now), last[2])
                 else:
-                    self._send(last[1], None, last[2])
+                    self._send(last[1], None, codec.payload_text(last[2], last[1]))
             return
         if t == "pong" or t == "error":
             pass                     # answers to frames of ours: nothing to do
@@ -253,13 +254,14 @@ class BoardLink:
             reply.pop("type")
             reply["re"] = seq
             body = self._send(mtype, reply)
-        # A reply is remembered as its text, which is shorter than its dict and is sent again
-        # as it is (under a new seq of ours), not encoded again.  One that could not be
-        # written at all is not remembered: the port is gone.
+        # A reply is remembered as the frame's text that went out, which is shorter than its
+        # dict and is sent again as it is (under a new seq of ours), not encoded again; the
+        # payload is cut out of it only then, as a copy on every reply would take heap.  One
+        # that could not be written at all is not remembered: the port is gone.
         if request is not None:
             self.last = (seq, None, request)
         elif body is not None:
-            self.last = (seq, mtype, codec.payload_text(body, mtype))
+            self.last = (seq, mtype, body)
         else:
             self.last = None
         self.last_poll = self.polls
