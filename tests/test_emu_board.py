@@ -125,6 +125,17 @@ def test_reactions_tell_an_answer_from_a_blink_and_see_the_touch_before_it():
     board.frames = [frame(0, OFF), frame(1000, DROP), frame(1400, TOUCH), frame(1500, OFF)]
     board.changes = [(1300 * ms, [0])]
     assert [(answer // ms, touched) for _t, _c, _f, answer, touched in reactions(board)] == [(200, True)]
+    # A change a moment before a blink's first return: its look before, back a beat after it took
+    # the other, is the blink; the touch, then dark, are what the change brought.
+    board.frames = [frame(0, OFF), frame(1010, READY), frame(1030, NEED), frame(1278, READY),
+                    frame(1283, TOUCH), frame(1480, OFF)]
+    board.changes = [(1277 * ms, [0])]
+    assert [(answer // ms, touched) for _t, _c, _f, answer, touched in reactions(board)] == [(203, True)]
+    # Back to its look before well within a beat: that is an answer (and here came before any touch).
+    board.frames = [frame(0, OFF), frame(1010, READY), frame(1030, NEED), frame(1120, READY),
+                    frame(1130, TOUCH)]
+    board.changes = [(1100 * ms, [0])]
+    assert [(answer // ms, touched) for _t, _c, _f, answer, touched in reactions(board)] == [(20, False)]
 
 
 def test_touch_spans_run_from_the_first_touch_to_the_first_frame_without_it():

@@ -42,6 +42,7 @@ from pathlib import Path
 
 from sowlight_fw.link import codec
 from sowlight_fw import config as fw_config
+from sowlight_fw.controller import settings as fw_settings
 from sowlight_fw import virtual as fw_virtual
 
 from sowlight.simulation.virtual import LocalBoard
@@ -362,6 +363,10 @@ class FrameDecoder:
 
 
 BLINKS_NS = 3 * 10 ** 9      # a blinking or counting cell goes back and forth many times in this (250 ms beats)
+# A blink's looks change at the beats of the board's clock, each drawn by the first scan after its
+# beat: so one look lasts a beat give or take a scan's period and length (ticks.SCAN_MS, ~40 ms).
+BEAT_NS = fw_settings.DEFAULTS["blink_ms"] * 10 ** 6
+BEAT_SLACK_NS = 60 * 10 ** 6
 
 
 def _looks_at(looks):
@@ -388,10 +393,11 @@ def reactions(board, within_ns=2 * 10 ** 9):
 
     A cell that blinks or counts (controller/lights.py) shows two looks by turns (a role and
     another, or off): its other look coming after the change is not an answer.  A cell is taken
-    to blink when, in the BLINKS_NS before the change, it went from one look to another and back
-    (a cell that goes back and forth so between two roles of the controller's within that time,
-    say lit, dark and lit again, has an answer of the same look told from a blink only by its
-    timing, which this does not try)."""
+    to blink when, in the BLINKS_NS before the change, it went from one look to another and back,
+    or when a change falls in a blink's first beats: the cell took its last look a beat before
+    (BEAT_NS, give or take BEAT_SLACK_NS) the frame that shows its look before that again.  A cell
+    that goes back and forth so between two roles of the controller's, say lit, dark and lit
+    again, has an answer of the same look told from a blink only by that timing."""
     from sowlight_fw.colours import TOUCH
     frames = [(t, roles) for t, roles in board.frames if roles is not None]
     leds = board.board.cell_leds
@@ -401,6 +407,7 @@ def reactions(board, within_ns=2 * 10 ** 9):
             continue
         before = None       # the last frame before the change
         looks = {c: [] for c in cells}      # each changed cell's looks before it, as _looks_at takes
+        since = {}          # when each changed cell took its last look
         said = None         # each changed cell's looks of the controller's at the change
         first = answer = None
         touched = False
@@ -414,6 +421,7 @@ def reactions(board, within_ns=2 * 10 ** 9):
                         if t - ft > BLINKS_NS:
                             del seen[:]     # (too old to tell a blink: only the last look counts)
                         seen.append(r)
+                        since[c] = ft
                 continue
             if ft - t > within_ns or before is None:
                 break
@@ -422,8 +430,15 @@ def reactions(board, within_ns=2 * 10 ** 9):
             if first is None and shows != before:
                 first = ft - t
             touched = touched or TOUCH in shows
-            if any(r != TOUCH and r not in said[c] for c, r in zip(cells, shows)):
+            for c, r in zip(cells, shows):
+                if r == TOUCH or r in said[c]:
+                    continue
+                if len(looks[c]) >= 2 and r == looks[c][-2] and abs(ft - since[c] - BEAT_NS) <= BEAT_SLACK_NS:
+                    said[c].add(r)      # its look before, back a beat later: it blinks
+                    continue
                 answer = ft - t
+                break
+            if answer is not None:
                 break
         if before is not None:
             out.append((t, cells, first, answer, touched or TOUCH in before))
