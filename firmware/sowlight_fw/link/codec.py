@@ -324,11 +324,11 @@ def _is_plain(s):
 def _put(s, out):
     """Append the JSON text of str `s` to `out`."""
     if _is_plain(s):
-        out.append('"')
-        out.append(s)
-        out.append('"')
+        out.extend('"')
+        out.extend(s)
+        out.extend('"')
     else:
-        out.append(_escaped(s))      # (a quote, a backslash, a control or non-ASCII character)
+        out.extend(_escaped(s))      # (a quote, a backslash, a control or non-ASCII character)
 
 
 def _write(v, out, depth, memo=None):
@@ -341,19 +341,19 @@ def _write(v, out, depth, memo=None):
                 raise FrameError(MALFORMED, "payload keys must be strings, not %s" % _short_repr(k))
         sep = "{"
         for k in sorted(v):
-            out.append(sep)
+            out.extend(sep)
             sep = ","
             _put(k, out)
-            out.append(":")
+            out.extend(":")
             x = v[k]
             tx = type(x)
             if tx is int:
-                out.append(str(x))
+                out.extend(str(x))
             elif tx is str:
                 _put(x, out)
             else:
                 _write(x, out, depth + 1, memo)
-        out.append("}" if sep == "," else "{}")
+        out.extend("}" if sep == "," else "{}")
     elif t is list or isinstance(v, tuple):
         if depth >= _MAX_DEPTH:
             raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
@@ -372,15 +372,15 @@ def _write(v, out, depth, memo=None):
             break
         else:
             if _C_LISTS:
-                out.append(json.dumps(v if t is list or t is tuple else tuple(v), separators=_SEPARATORS))
+                out.extend(json.dumps(v if t is list or t is tuple else tuple(v), separators=_SEPARATORS))
                 return
         sep = "["
         for x in v:
-            out.append(sep)
+            out.extend(sep)
             sep = ","
             tx = type(x)
             if tx is int:
-                out.append(str(x))
+                out.extend(str(x))
             elif tx is str:
                 _put(x, out)
             elif tx is not list and tx is not dict and isinstance(x, tuple) and _scalars(x):
@@ -396,25 +396,21 @@ def _write(v, out, depth, memo=None):
                     # and their join were most of a Kombe `move` frame's garbage).
                     text = memo[x] = '["%s",%d,%d,%d]' % x
                 if text is None:
-                    mark = len(out)
-                    _write(x, out, depth + 1)
-                    text = out[mark] if len(out) == mark + 1 else "".join(out[mark:])
-                    del out[mark:]
-                    memo[x] = text
-                out.append(text)
+                    text = memo[x] = _text(x, depth + 1)
+                out.extend(text)
             else:
                 _write(x, out, depth + 1, memo)
-        out.append("]" if sep == "," else "[]")
+        out.extend("]" if sep == "," else "[]")
     elif t is str:
         _put(v, out)
     elif t is int:
-        out.append(str(v))
+        out.extend(str(v))
     elif v is True:
-        out.append("true")
+        out.extend("true")
     elif v is False:
-        out.append("false")
+        out.extend("false")
     elif v is None:
-        out.append("null")
+        out.extend("null")
     else:
         # A float (its text differs between ports) or no JSON type.
         if type(v) is float:
@@ -444,11 +440,29 @@ def _scalars(v, plain=False):
     return True
 
 
+# What the writer writes into.  On MicroPython a bytearray, which takes a str as it takes bytes
+# and grows in place: a frame's text is made without a list of its pieces and their join (on
+# a board, twice a frame's length of garbage).  On CPython, whose bytearray takes no str, a list
+# of the pieces, joined at the end.
+_STR_IS_BYTES = sys.implementation.name == "micropython"
+if _STR_IS_BYTES:
+    _output = bytearray
+else:
+    class _output(list):
+        extend = list.append
+
+
+def _text(v, depth=0):
+    """The canonical JSON text of `v`, as the writer's output holds it (bytes-like on MicroPython)."""
+    out = _output()
+    _write(v, out, depth)
+    return out if _STR_IS_BYTES else "".join(out)
+
+
 def dumps(payload):
     """The canonical JSON text of a payload (sorted keys, no spaces, ASCII only)."""
-    out = []
-    _write(payload, out, 0)
-    return "".join(out)
+    t = _text(payload)
+    return str(t, "ascii") if _STR_IS_BYTES else t
 
 
 # ----- encoding ------------------------------------------------------------
@@ -476,14 +490,15 @@ def encode(seq, mtype, payload=None, check=True):
 def _joined(two):
     """The bytes of a frame from the two pieces pieces() gives."""
     body, tail = two
-    return (body if type(body) is bytes else body.encode()) + tail
+    return (body.encode() if type(body) is str else bytes(body)) + tail
 
 
 def pieces(seq, mtype, payload=None, check=True, text=None):
     """The frame encode() makes, as two pieces to write one after the other: its text up to the
-    payload's end, and " CRC\n".  On MicroPython the text is a str, which its streams and
-    binascii take as they take bytes (a frame's text is ASCII): the board writes a frame without
-    two more copies of it (encoded, then joined with its CRC).  Elsewhere both are bytes.
+    payload's end, and " CRC\n".  On MicroPython the text is the bytearray the writer wrote it
+    into (_output), or a str, which its streams and binascii take as they take bytes: the board
+    writes a frame without more copies of it (encoded, then joined with its CRC).  Elsewhere
+    both are bytes.
 
     `text`, instead of a payload: the payload's JSON text as an earlier frame had it (the text
     after its header), e.g. a reply sent again under a new seq."""
@@ -492,17 +507,18 @@ def pieces(seq, mtype, payload=None, check=True, text=None):
     if not _type_ok(mtype):
         raise FrameError(MALFORMED, "message type must be 1-%d characters a-z or _, not %s" % (
             _MAX_TYPE, _short_repr(mtype)))
-    # The header is the first piece of the payload's text: the frame is copied whole once
-    # (joined), not also by a format around the payload.
+    # The header is the first piece of the payload's text: the frame is not copied again by a
+    # format around the payload.
     head = "@%04x %s " % (seq, mtype)
     if text is None:
         if payload is None:
             payload = {}
         if check:
             validate(mtype, payload)
-        out = [head]
+        out = _output()
+        out.extend(head)
         _write(payload, out, 0)
-        body = "".join(out)
+        body = out if _STR_IS_BYTES else "".join(out)
     elif type(text) is str:
         body = head + text
     else:
@@ -520,10 +536,6 @@ def payload_text(body, mtype):
     """The payload's text in the first piece pieces() gave for a frame of type `mtype`."""
     return body[len(mtype) + 7:]        # (after "@0000 " and the type and a space)
 
-
-# MicroPython's str gives its bytes to whatever takes a buffer (a stream's write, binascii.crc32,
-# memoryview); CPython's does not.
-_STR_IS_BYTES = sys.implementation.name == "micropython"
 
 
 class Encoder:
