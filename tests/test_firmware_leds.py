@@ -90,7 +90,7 @@ def test_the_adafruit_library_drives_the_same_strip(monkeypatch):
     assert strip.show(frame, 255)
     data = sent[-1]
     cap = b.brightness_cap255
-    r, g, bl = C.PALETTE[C.PLAYER + 1]
+    r, g, bl = C.rgb(C.PLAYER + 1)
     assert data[2 * 3:2 * 3 + 3] == bytes((g * cap // 255, r * cap // 255, bl * cap // 255))
     assert max(data) <= cap
     assert not strip.show(frame, 255) and len(sent) == 1

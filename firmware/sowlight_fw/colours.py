@@ -1,9 +1,9 @@
 """What each LED colour means: the roles the controller lights cells with.
 
-The controller's LED frame holds one role per board cell (a small int, the
-index into PALETTE); the LED adapters turn it into colour bytes, scaled by the
-brightness level and the config's brightness cap.  docs/firmware.md shows the
-table to players.
+The controller's LED frame holds one role per board cell (a small int: its
+colour is RGB's triple of that index); the LED adapters turn it into colour
+bytes, scaled by the brightness level and the config's brightness cap.
+docs/firmware.md shows the table to players.
 
 A role can be steady, blink (its cell alternates with another role, or with
 dark) or count (n short flashes, then a pause: n seeds).  The controller
@@ -36,8 +36,8 @@ STEADY = const(255)   # "no alternate role": the cell does not blink
 
 # Full-scale colours, (r, g, b) a role, in one bytes object (a tuple of tuples would be 20
 # objects in a Pico's heap: 0.6 KB more).  Chosen to be told apart at a glance under a wooden
-# pit: players warm/cold, actions white/cyan/magenta/yellow, problems red.  PALETTE gives them as
-# (r, g, b) tuples, for the laptop and the tests.
+# pit: players warm/cold, actions white/cyan/magenta/yellow, problems red.  rgb() gives one as
+# an (r, g, b) tuple, for the laptop and the tests.
 RGB = bytes((
     0, 0, 0,          # OFF
     255, 110, 0,      # player 0: amber
@@ -65,5 +65,7 @@ RGB = bytes((
 ROLE_NAMES = ("off", "lift", "lift", "lift", "lift", "hint", "drop", "trail", "relay", "take", "dest",
               "error", "need", "remove", "ready", "menu", "menu", "menu", "fault", "touch")
 
-# The palette as (r, g, b) tuples, by role (the web view draws with it).
-PALETTE = tuple(tuple(RGB[i:i + 3]) for i in range(0, len(RGB), 3))
+def rgb(role):
+    """A role's colour, (r, g, b) at full brightness (the web view draws with it; a board reads
+    RGB: tuples made for every role at import would take some 700 bytes of its heap)."""
+    return tuple(RGB[3 * role:3 * role + 3])

@@ -60,13 +60,12 @@ def board_layout(hello):
 def colours():
     """{role: "#rrggbb"}: the LED colours of docs/firmware.md (sowlight_fw.colours), and `lift0` ..
     `lift3` for the pits each player may lift (a board lights them in the mover's colour)."""
-    palette = _colours.PALETTE
     out = {}
     for i, name in enumerate(_colours.ROLE_NAMES):
         if name not in out and name != "off":
-            out[name] = "#%02x%02x%02x" % palette[i]
+            out[name] = "#%02x%02x%02x" % _colours.rgb(i)
     for p in range(4):
-        out["lift%d" % p] = "#%02x%02x%02x" % palette[_colours.PLAYER + p]
+        out["lift%d" % p] = "#%02x%02x%02x" % _colours.rgb(_colours.PLAYER + p)
     return out
 
 
