@@ -321,6 +321,17 @@ def _is_plain(s):
     return ok
 
 
+# The text of the small numbers a payload is full of (cells, counts, plies): a constant, which
+# a board's image keeps in flash, where str() would make a string of each (32 bytes of heap).
+_INTS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+         "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32",
+         "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48",
+         "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64",
+         "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76", "77", "78", "79", "80",
+         "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91", "92", "93", "94", "95", "96",
+         "97", "98", "99")
+
+
 def _put(s, out):
     """Append the JSON text of str `s` to `out`."""
     if _is_plain(s):
@@ -348,7 +359,7 @@ def _write(v, out, depth, memo=None):
             x = v[k]
             tx = type(x)
             if tx is int:
-                out.extend(str(x))
+                out.extend(_INTS[x] if 0 <= x < 100 else str(x))
             elif tx is str:
                 _put(x, out)
             else:
@@ -380,7 +391,7 @@ def _write(v, out, depth, memo=None):
             sep = ","
             tx = type(x)
             if tx is int:
-                out.extend(str(x))
+                out.extend(_INTS[x] if 0 <= x < 100 else str(x))
             elif tx is str:
                 _put(x, out)
             elif tx is not list and tx is not dict and isinstance(x, tuple) and _scalars(x):
@@ -404,7 +415,7 @@ def _write(v, out, depth, memo=None):
     elif t is str:
         _put(v, out)
     elif t is int:
-        out.extend(str(v))
+        out.extend(_INTS[v] if 0 <= v < 100 else str(v))
     elif v is True:
         out.extend("true")
     elif v is False:
