@@ -463,11 +463,17 @@ else:
         extend = list.append
 
 
+def _written(out):
+    """What the writer wrote into `out` (an _output): the bytearray itself on MicroPython, else
+    the pieces joined."""
+    return out if _STR_IS_BYTES else "".join(out)
+
+
 def _text(v, depth=0):
     """The canonical JSON text of `v`, as the writer's output holds it (bytes-like on MicroPython)."""
     out = _output()
     _write(v, out, depth)
-    return out if _STR_IS_BYTES else "".join(out)
+    return _written(out)
 
 
 def dumps(payload):
@@ -529,7 +535,7 @@ def pieces(seq, mtype, payload=None, check=True, text=None):
         out = _output()
         out.extend(head)
         _write(payload, out, 0)
-        body = out if _STR_IS_BYTES else "".join(out)
+        body = _written(out)
     elif type(text) is str:
         body = head + text
     else:
@@ -1001,10 +1007,11 @@ def fit(mtype, payload, key, limit=MAX_FRAME):
     items = payload[key]
     payload[key] = []
     # "@0000 " + type + " " + payload + " " + 8 hex digits + newline
-    size = 17 + len(mtype) + len(dumps(payload)) + (0 if "re" in payload else _RE_ROOM)
+    # (Lengths of the writer's own output: dumps() would also make a str of each on a board.)
+    size = 17 + len(mtype) + len(_text(payload)) + (0 if "re" in payload else _RE_ROOM)
     n = 0
     for item in items:
-        size += len(dumps(item)) + (1 if n else 0)
+        size += len(_text(item)) + (1 if n else 0)
         if size > limit:
             break
         n += 1
