@@ -128,6 +128,20 @@ def test_a_moves_undo_record_is_small_on_micropython(micropython):
     assert use.retained / moves < 95, "%d bytes kept a move" % (use.retained / moves)
 
 
+def test_a_kombe_moves_undo_record_keeps_no_counts_on_micropython(micropython):
+    """Kombe's key is the engine's (the counts and the player, as bytes) wherever no pit is marked
+    and nobody has passed: the record keeps no counts of its own then, neither from play() of a
+    move with choices (Omweso.play) nor from one without.  About 190 B a move with the key and
+    the variant's state (252 B with the counts kept beside them)."""
+    setup = LCG + "import mancala\ng = mancala.Game('kombe')\nr = Lcg(3)\nfor _ in range(20):\n    g.play(r.choice(g.legal_moves()))\n"
+    code = ("n = c = 0\nwhile n < 30 and not g.is_over():\n    m = r.choice(g.legal_moves())\n"
+            "    c += type(m) is tuple\n    g.play(m)\n    n += 1\nprint(n, c)\n")
+    use = micropython.heap_used(code, setup=setup, timeout=300)
+    moves, choices = (int(x) for x in use.output.split()[-2:])
+    assert moves == 30 and choices > 3
+    assert use.retained / moves < 210, "%d bytes kept a move" % (use.retained / moves)
+
+
 # ----- a bounded history (limit_undo): what a board keeps -----------------------------------------
 
 def _random_line(g, seed, plies=150, undo_every=0, relimit=None):
@@ -232,7 +246,7 @@ print(json.dumps(out))
 
 
 def test_a_bounded_history_plays_the_same_game_on_micropython(micropython):
-    names = ["oware", "ayoayo", "kpo", "dakon", "omweso", "lane", "enkeshui", "kiothi"]
+    names = ["oware", "ayoayo", "kpo", "dakon", "omweso", "lane", "enkeshui", "kiothi", "pandi"]
     out = micropython.run(BOUNDED_ON_MICROPYTHON.replace("NAMES", repr(names)), timeout=300)
     assert json.loads(out.strip().splitlines()[-1]) == [[n, True, True] for n in names]
 
@@ -353,6 +367,78 @@ def test_the_repetition_rule_is_exact_with_a_bounded_history():
     assert found == 5
 
 
+def _first_seen(name, moves):
+    """The ply at which the position the moves end in was first reached (the game played
+    without the repetition rule, which would end it and clear the pits on that position)."""
+    g = mancala.Game(name)
+    g.end_on_repetition = False
+    seen = [(g.cells(), g.to_move)]
+    for m in moves:
+        g.play(m)
+        seen.append((g.cells(), g.to_move))
+    return seen.index(seen[-1])
+
+
+@pytest.mark.parametrize("name", ["pandi", "pallam-kuzhi", "egyptian-simple", "syrian", "mbothe"])
+def test_a_position_from_beyond_the_bound_still_repeats_where_pits_gain_seeds(name):
+    # Where seeds come back to the pits, every position can come round again: the keys of
+    # those undo no longer reaches are kept as digests (mancala/recent.py), and a position
+    # reached again from long before ends the game as it does with every record kept.
+    for seed in range(200):
+        whole = _random_line(mancala.Game(name), seed, plies=600)
+        if whole.outcome() is None or whole.outcome().reason != "repetition":
+            continue
+        moves = whole.moves_played()
+        if len(moves) - _first_seen(name, moves) < 6:
+            continue
+        for most in (1, 2):
+            g = mancala.Game(name)
+            g.limit_undo(most)
+            _random_line(g, seed, plies=600, undo_every=5, relimit=most)
+            assert g.outcome() == whole.outcome() and g.moves_played() == moves
+        # A copy made half way keeps what its game has seen, and the game what it has.
+        g = mancala.Game(name)
+        g.limit_undo(1)
+        for m in moves[:len(moves) // 2]:
+            g.play(m)
+        c = g.copy()
+        for m in moves[len(moves) // 2:]:
+            c.play(m)
+        assert c.outcome() == whole.outcome() and c.ply == len(moves)
+        for m in moves[len(moves) // 2:]:
+            g.play(m)
+        assert g.outcome() == whole.outcome()
+        return
+    pytest.fail("no random game of %s ended on a position from 6 or more moves before" % name)
+
+
+def test_a_position_from_beyond_the_bound_still_repeats_on_micropython(micropython):
+    # The board's keys are bytes, kept as digests once undo no longer reaches them: a game that
+    # comes back to a position from long before ends there as on CPython, with binascii's CRC-32
+    # in the digest and without it (a port built without binascii).
+    for seed in range(200):
+        whole = _random_line(mancala.Game("pandi"), seed, plies=600)
+        moves = whole.moves_played()
+        if whole.outcome().reason == "repetition" and len(moves) - _first_seen("pandi", moves) >= 6:
+            break
+    code = ("import json, mancala, mancala.recent\n"
+            "out = []\n"
+            "for crc in (mancala.recent.crc32, None):\n"
+            "    mancala.recent.crc32 = crc\n"
+            "    g = mancala.Game('pandi')\n"
+            "    g.limit_undo(1)\n"
+            "    for m in %r:\n"
+            "        g.play(m)\n"
+            "        g.limit_undo(1)\n"
+            "    o = g.outcome()\n"
+            "    out.append([crc is not None, g.ply, o.winner, o.scores, o.reason])\n"
+            "print(json.dumps(out))\n" % (moves,))
+    out = json.loads(micropython.run(code, timeout=120).strip().splitlines()[-1])
+    o = whole.outcome()
+    assert out == [[True, len(moves), o.winner, list(o.scores), "repetition"],
+                   [False, len(moves), o.winner, list(o.scores), "repetition"]]
+
+
 @pytest.mark.parametrize("name", [n for n in VARIANTS if type(mancala.Game(n)).pits_drain])
 def test_a_variant_whose_pits_drain_never_puts_seeds_back_in_them(name):
     # What pits_drain promises the bounded history: the pits' total never rises in a game.
@@ -398,3 +484,15 @@ def test_a_bounded_history_on_micropython(micropython):
     use = micropython.heap_used(play, setup=setup)
     assert use.output.split()[-1] == "100"
     assert use.retained < 3 * 1024, "a bounded history of 100 moves keeps %d bytes" % use.retained
+
+
+def test_a_bounded_history_where_pits_gain_seeds_on_micropython(micropython):
+    """Kombe's seeds never leave the board, so any position may come back and the repetition rule
+    needs every one: a key a position, beyond the undo records as a digest of two small ints
+    (mancala/recent.py), about 40 bytes a move in all with the move itself (94 with whole keys)."""
+    setup = (LCG + "import mancala\ng = mancala.Game('kombe')\ng.limit_undo(16)\nr = Lcg(3)\n"
+             "for _ in range(20):\n    g.push(r.choice(g.legal_moves()))\n")
+    play = "n = 0\nwhile n < 100 and not g.is_over():\n    g.push(r.choice(g.legal_moves()))\n    n += 1\nprint(n)\n"
+    use = micropython.heap_used(play, setup=setup, timeout=300)
+    assert use.output.split()[-1] == "100"
+    assert use.retained < 5 * 1024, "100 moves of Kombe keep %d bytes" % use.retained

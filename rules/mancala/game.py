@@ -71,9 +71,10 @@ def _counts_before(b):
 
 def _undo_counts(g):
     """The counts the undo record of a move from this position keeps on MicroPython: none when
-    the repetition key is those counts and the player (bytes: a plain key, the rule on), which
-    the record keeps anyway (undo reads the counts there); else _counts_before()."""
-    if g._plain_key and g.end_on_repetition and not _TUPLE_HASH:
+    the position's repetition key is those counts and the player (bytes: the engine's key, which
+    a variant's is wherever it adds nothing of its own, the rule on), which the record keeps
+    anyway (undo reads the counts there); else _counts_before()."""
+    if type(g._key) is bytes and g.end_on_repetition:
         return None
     return _counts_before(g._b)
 
@@ -123,6 +124,9 @@ class Mancala:
     # variants where listing the moves means playing a whole turn for each, so
     # _after asks _can_move() instead and is_legal() answers without the list.
     lazy_moves = False
+    # The repetition keys of positions undo can no longer reach, when limit_undo() keeps them
+    # apart from _seen as digests (mancala/recent.py): None until it first does.
+    _old = None
 
     def __init__(self, pits=None, stores=None, to_move=0, **options):
         self._set_options(options)
@@ -628,6 +632,8 @@ class Mancala:
             self._key = key
             seen = self._seen
             k = seen.get(key, 0)
+            if not k and self._old is not None and self._hist.had(key):
+                k = 1
             seen[key] = k + 1
             if k:
                 self._finish(tr, "repetition")
@@ -706,6 +712,10 @@ class Mancala:
             return hash(tuple(self._b)) + self.to_move
         return bytes(self._b) + _PLAYER_BYTE[self.to_move]
 
+    def _seen_before(self, key):
+        """Whether the repetition rule has counted the position of this key in the game."""
+        return key in self._seen or (self._old is not None and self._hist.had(key))
+
     def _state_fields(self):
         """The variant's own state as 'key=value' strings for the position text."""
         return []
@@ -783,6 +793,8 @@ class Mancala:
         h = self._hist
         c._hist = list(h) if type(h) is list else h.copy(c)
         c._seen = dict(self._seen)
+        if self._old is not None:
+            c._old = dict(self._old)
         c._copy_extra(self)
         return c
 

@@ -4,6 +4,41 @@ A module of its own: only such a game (a board's) loads it.
 """
 from .errors import UndoLimitError
 
+try:
+    from binascii import crc32
+except ImportError:  # a port built without binascii
+    crc32 = None
+
+# A position undo can no longer reach cannot be taken back, so its repetition key need not be
+# kept whole: it moves from the game's _seen into _old as a digest of two small ints, the key's
+# CRC-32 less two bits and a hash of its bytes modulo a prime below 2**23 (the product of one
+# with 127, plus a byte, stays a small int on a 32-bit MicroPython).  On a board the whole key
+# (the counts and the player as bytes, 64 bytes of heap and 8 more of _seen) then costs one
+# entry of a dict of small ints.  Two positions' digests are the same about once in 2**53: less
+# often than two CPython keys (a 64-bit hash) collide over a game of a few hundred moves.
+# CPython's keys (ints, that hash) are kept as they are; keys of other kinds (a variant's state
+# in a tuple) stay in _seen.
+_PRIME = 8388593
+_PRIME_B = 8388617     # (a port without binascii: a second such hash, by another prime)
+_LOW30 = 0x3FFFFFFF
+
+
+def _digest(key):
+    """(a, b): the dict entry that stands for `key` in _old, or None for a key kept whole."""
+    if type(key) is int:
+        return key, 0
+    if type(key) is not bytes:
+        return None
+    h = 0
+    for c in key:
+        h = (h * 127 + c) % _PRIME
+    if crc32 is None:
+        g = 0
+        for c in key:
+            g = (g * 127 + c) % _PRIME_B
+        return g, h
+    return crc32(key) & _LOW30, h
+
 
 class Recent:
     """A game's undo records when it keeps only the last ones (Mancala.limit_undo), in place
@@ -56,6 +91,8 @@ class Recent:
             gone = recs.pop(0)
             self.moves.append(gone[0])
             self.movers.append(gone[2])
+            if g.end_on_repetition:
+                self._keep_digest(gone[3])
             a = gone[1]
             if a is None:
                 a = gone[3]       # (the counts are the key's: game._undo_counts)
@@ -80,6 +117,43 @@ class Recent:
                         seen[g._key] = seen.get(g._key, 0) + 1
                     for k in [k for k in seen if not seen[k]]:
                         del seen[k]
+                    if g._old is not None:
+                        g._old.clear()
+
+    def _keep_digest(self, key):
+        # `key`: the position before the move whose record is let go, which undo can no longer
+        # reach.  A key counted twice (the game ended on it) stays whole, as undo may still
+        # take one count back.
+        g = self.g
+        seen = g._seen
+        if seen.get(key) != 1:
+            return
+        d = _digest(key)
+        if d is None:
+            return
+        del seen[key]
+        old = g._old
+        if old is None:
+            old = g._old = {}
+        a, b = d
+        was = old.get(a)
+        if was is None:
+            old[a] = b
+        elif type(was) is tuple:
+            if b not in was:
+                old[a] = was + (b,)
+        elif was != b:
+            old[a] = (was, b)      # (two positions with the same first half: about once in 2**30)
+
+    def had(self, key):
+        """Whether `key` is one of the positions kept as digests (the game's _old)."""
+        d = _digest(key)
+        if d is None:
+            return False
+        was = self.g._old.get(d[0])
+        if was is None:
+            return False
+        return was == d[1] or (type(was) is tuple and d[1] in was)
 
     def copy(self, game):
         return Recent(game, self.recs[:], self.moves[:], self.movers[:], self.most)

@@ -28,7 +28,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from ..game import Mancala, RELAY_LIMIT
+from ..game import Mancala, RELAY_LIMIT, _CPYTHON, _undo_counts
 from ..errors import IllegalMoveError, NotationError, PositionError
 from ..trace import Trace, LIFT, RELAY, PASS, SKIP, HAND, TAKE_CODE
 from ..staged import Staged
@@ -641,7 +641,7 @@ class Omweso(Staged):
         try:
             if self._over is not None or not self.lazy_moves or self.min_seeds_in_play or not self._can_move():
                 return False
-            return not (self.end_on_repetition and self._position_key() in self._seen)
+            return not (self.end_on_repetition and self._seen_before(self._position_key()))
         finally:
             self.to_move = p
             self._passes = passes
@@ -683,10 +683,13 @@ class Omweso(Staged):
             return Staged.play(self, move)
         # A move with choices is checked as it is played (one turn, not a turn
         # to check it and another to play it); what _do and _play_move do.
+        # The record keeps the counts as Mancala.play's does (on a board, none: the key has them).
         tr = Trace()
-        self._hist.append((move, self._b[:], self.to_move, self._key, self._save()))
+        before = self._b[:]
+        self._hist.append((move, before if _CPYTHON else _undo_counts(self), self.to_move, self._key, self._save()))
         if not self._is_turn(move[0], move[1], tr):
-            self._b[:] = self._hist.pop()[1]     # a turn changes nothing but the counts
+            self._hist.pop()
+            self._b[:] = before     # a turn changes nothing but the counts
             raise IllegalMoveError(self._why_illegal(move))
         self._passes = 0
         self.to_move = 1 - self.to_move
