@@ -357,9 +357,13 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     s = fake.app.SCAN_MS
     assert pauses == [(s - {3: 7, 5: 25}.get(n, 2) if n != 5 else 0, n) for n in range(1, 58)]
     assert served == [("self_test", 4)]
-    # At the start, after scan 5 (25 ms: long), and every 10 scans on (_GC_EVERY): not after scan 3 (7 ms).
+    # At the start, after scan 5 (25 ms: long), before scan 9 (the cells' first readings, taken
+    # by scan 1, have then held for the 150 ms debounce: that scan makes them the stable values,
+    # the controller's first look at the board), and every 10 scans on (_GC_EVERY): not after
+    # scan 3 (7 ms).
     assert (fake.app._GC_LONG_MS, fake.app._GC_EVERY) == (8, 10)
-    assert collected == [0, 5, 15, 25, 35, 45, 55]
+    assert fake.app.SCAN_MS * 8 >= a.controller.settings["debounce_ms"] > fake.app.SCAN_MS * 7
+    assert collected == [0, 5, 8, 18, 28, 38, 48]
 
 
 def test_a_scan_that_answers_the_host_leaves_a_move_message_to_the_next(fake):
@@ -457,11 +461,46 @@ def test_the_boards_loop_collects_before_a_scan_that_reads_a_request(fake, monke
         a.loop()
     # At the start (the hello waits then, but a collection was just made), after the scan that
     # answered it, before the scans after 3, 4 and 12 (each reads a get_state) and after each of
-    # them (not twice: after 3's, 4's begins at once), and every _GC_EVERY scans counted from the
-    # last one.
-    assert collected == [0, 1, 3, 4, 5, 12, 13]
+    # them (not twice: after 3's, 4's begins at once), before scan 9 (the first readings settle
+    # in it: see the test above), and every _GC_EVERY scans counted from the last one.
+    assert collected == [0, 1, 3, 4, 5, 8, 12, 13]
     assert [n for n, waited in seen if waited] == [0, 3, 4, 12]
     assert [t for t, p in link.sent].count("state") == 3
+
+
+def test_the_boards_loop_collects_before_a_scan_in_which_a_sensors_change_settles(fake, monkeypatch):
+    # The controller's answer to a seed lifted or dropped (and a move's end) comes in the scan in
+    # which the new reading has held for the debounce: the loop collects before it as before a
+    # request's scan (Observer.due), so that scan too starts from what is live.
+    a = make_app(fake)
+    a.boot(0)
+    clock = [1000]
+    collected = []
+    step = a.step
+
+    def timed_step(now):
+        step(now)
+        clock[0] += 2
+
+    def sleep_ms(ms):
+        clock[0] += ms
+        if a.loops == 23:
+            a.seeds.add(3, 2)           # scan 24 reads it
+        if a.loops == 40:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(fake.app, "sleep_ms", sleep_ms)
+    monkeypatch.setattr(fake.app, "ticks_ms", lambda: clock[0])
+    monkeypatch.setattr(fake.app, "gc", collections(a, collected))
+    monkeypatch.setattr(a, "step", timed_step)
+    with pytest.raises(KeyboardInterrupt):
+        a.loop()
+    # Scan 24 saw pit 3's reading jump (unsure: a hand over it), scan 25 the seeds put in it;
+    # 150 ms on (8 scans of 20 ms) scan 33 makes them stable: the collection before it comes
+    # after scan 32, between the every-10 ones (after 8, 18 and 28: the boot's first readings
+    # settle in scan 9, as above).
+    assert a.controller.observer.stable[3] == 1
+    assert collected == [0, 8, 18, 28, 32]
 
 
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):

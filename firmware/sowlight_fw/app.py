@@ -37,11 +37,13 @@ SW = "sowlight-fw " + VERSION
 # or more (the scans that allocate much are the long ones: a link request, a move's end), that
 # answered the host or that played a move, otherwise every _GC_EVERY scans (a short scan leaves
 # 70-200 bytes), and before a scan that will read what the host sent (a request's reply and the
-# work it asks for are most of what a scan allocates), so the heap holds what stays live, one
-# scan's garbage and at most a KB or two more.  A collection takes some 10 ms between scans; the
-# sensors' watch (hw/watch.py) runs in an interrupt, which a collection does not hold back.  The
-# loop does not ask how much the scans allocated: on an RP2040, gc.mem_alloc() walks the whole
-# heap and takes almost as long as a collection (9 ms).
+# work it asks for are most of what a scan allocates) or in which a sensor's change settles
+# (the controller's answer to a seed dropped, the end of a move: the other scans that allocate
+# much), so the heap holds what stays live, one scan's garbage and at most a KB more.  A
+# collection takes some 10 ms between scans; the sensors' watch (hw/watch.py) runs in an
+# interrupt, which a collection does not hold back.  The loop does not ask how much the scans
+# allocated: on an RP2040, gc.mem_alloc() walks the whole heap and takes almost as long as a
+# collection (9 ms).
 _GC_LONG_MS = 8
 _GC_EVERY = 10
 _HOLD_MOST = 4      # scans running that answer the host and leave a `move` message (App.step)
@@ -298,9 +300,10 @@ class App:
         gc.collect()
         since = 0                       # scans since the last collection
         link = self.link
+        observer = self.controller.observer
         while True:
-            if since and link is not None and link.waiting():
-                gc.collect()            # (a request's scan starts from what is live: see _GC_EVERY)
+            if since and ((link is not None and link.waiting()) or observer.due(ticks_ms())):
+                gc.collect()            # (such a scan starts from what is live: see _GC_EVERY)
                 since = 0
             start = ticks_ms()
             self.step(start)

@@ -131,6 +131,18 @@ class Observer:
                 changed = True
         return changed
 
+    def due(self, now):
+        """Whether a reading that differs from its cell's stable value will have held for
+        debounce_ms by `now`: the scan at `now` changes a stable value (unless the reading moves
+        again), and the controller then does a move's work."""
+        raw = self.raw
+        stable = self.stable
+        since = self.since
+        for c in self.active:
+            if raw[c] != stable[c] and ticks_diff(now, since[c]) >= self.debounce_ms:
+                return True
+        return False
+
     def quiet(self, now):
         """No cell (noisy ones aside) has changed for settle_ms, and every reading is stable."""
         if ticks_diff(now, self.last_change) < self.settle_ms:
