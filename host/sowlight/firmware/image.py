@@ -203,12 +203,12 @@ def _tail(path, n=15):
     return "\n".join("  " + line for line in lines[-n:])
 
 
-def _frozen_manifest(cmake_dir):
-    """The manifest a configured build folder freezes (None when it is not configured)."""
+def _configured(cmake_dir, name):
+    """A setting of a configured build folder (its CMakeCache.txt; None when it is not configured)."""
     try:
         with open(os.path.join(cmake_dir, "CMakeCache.txt")) as f:
             for line in f:
-                if line.startswith("MICROPY_FROZEN_MANIFEST:"):
+                if line.startswith(name + ":"):
                     return line.split("=", 1)[1].strip()
     except OSError:
         pass
@@ -255,7 +255,13 @@ def _make(board, root, mp_version, work, jobs, log, say, progress):
         _run(["make", "-C", os.path.join(root, "mpy-cross"), "-j", jobs], root, log, progress, "mpy-cross")
     port = os.path.join(root, "ports", "rp2")
     cmake_dir = os.path.join(work, "build-%s-%s" % (board, mp_version))
-    configured = _frozen_manifest(cmake_dir)
+    home = _configured(cmake_dir, "CMAKE_HOME_DIRECTORY")
+    if home is not None and os.path.realpath(home) != os.path.realpath(port):
+        # A build folder copied or moved from elsewhere: cmake refuses a folder configured from
+        # other sources, so it is configured and built afresh.
+        say("the build folder was configured from %s: configuring it afresh for %s" % (home, port))
+        shutil.rmtree(cmake_dir)
+    configured = _configured(cmake_dir, "MICROPY_FROZEN_MANIFEST")
     if configured not in (None, MANIFEST):
         # The folder (one per user by default) froze another copy of the app last: its compiled
         # modules can be newer than this copy's sources, and MicroPython's freezer would keep them.
