@@ -316,6 +316,33 @@ def collections(a, collected):
     return GC
 
 
+def run_loop(fake, monkeypatch, a, pause, before_scan=None):
+    """App.loop on a clock of its own (scans of 2 ms), `pause(loops)` called in each pause after
+    a scan (it raises KeyboardInterrupt to stop the loop), `before_scan()` before each scan; the
+    scans each collection came after."""
+    clock = [1000]
+    collected = []
+    step = a.step
+
+    def timed_step(now):
+        if before_scan is not None:
+            before_scan()
+        step(now)
+        clock[0] += 2
+
+    def sleep_ms(ms):
+        clock[0] += ms
+        pause(a.loops)
+
+    monkeypatch.setattr(fake.app, "sleep_ms", sleep_ms)
+    monkeypatch.setattr(fake.app, "ticks_ms", lambda: clock[0])
+    monkeypatch.setattr(fake.app, "gc", collections(a, collected))
+    monkeypatch.setattr(a, "step", timed_step)
+    with pytest.raises(KeyboardInterrupt):
+        a.loop()
+    return collected
+
+
 def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monkeypatch):
     # App.loop, what main() runs on a board: a scan every SCAN_MS, start to start (a long scan
     # shortens the pause after it), the garbage collected between scans after a long one
@@ -436,29 +463,15 @@ def test_the_boards_loop_collects_before_a_scan_that_reads_a_request(fake, monke
     a = make_app(fake, link=link)
     a.boot(0)
     link.host("hello", codec.hello(codec.HOST, "test"))
-    clock = [1000]
-    collected = []
     seen = []                   # (scan, whether bytes waited when it began)
-    step = a.step
 
-    def timed_step(now):
-        seen.append((a.loops, len(link.waiting) > 0))
-        step(now)
-        clock[0] += 2
-
-    def sleep_ms(ms):
-        clock[0] += ms
-        if a.loops in (3, 4, 12):
+    def pause(loops):
+        if loops in (3, 4, 12):
             link.host("get_state")
-        if a.loops == 20:
+        if loops == 20:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(fake.app, "sleep_ms", sleep_ms)
-    monkeypatch.setattr(fake.app, "ticks_ms", lambda: clock[0])
-    monkeypatch.setattr(fake.app, "gc", collections(a, collected))
-    monkeypatch.setattr(a, "step", timed_step)
-    with pytest.raises(KeyboardInterrupt):
-        a.loop()
+    collected = run_loop(fake, monkeypatch, a, pause, lambda: seen.append((a.loops, len(link.waiting) > 0)))
     # At the start (the hello waits then, but a collection was just made), after the scan that
     # answered it, before the scans after 3, 4 and 12 (each reads a get_state) and after each of
     # them (not twice: after 3's, 4's begins at once), before scan 9 (the first readings settle
@@ -474,27 +487,14 @@ def test_the_boards_loop_collects_before_a_scan_in_which_a_sensors_change_settle
     # request's scan (Observer.due), so that scan too starts from what is live.
     a = make_app(fake)
     a.boot(0)
-    clock = [1000]
-    collected = []
-    step = a.step
 
-    def timed_step(now):
-        step(now)
-        clock[0] += 2
-
-    def sleep_ms(ms):
-        clock[0] += ms
-        if a.loops == 23:
+    def pause(loops):
+        if loops == 23:
             a.seeds.add(3, 2)           # scan 24 reads it
-        if a.loops == 40:
+        if loops == 40:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(fake.app, "sleep_ms", sleep_ms)
-    monkeypatch.setattr(fake.app, "ticks_ms", lambda: clock[0])
-    monkeypatch.setattr(fake.app, "gc", collections(a, collected))
-    monkeypatch.setattr(a, "step", timed_step)
-    with pytest.raises(KeyboardInterrupt):
-        a.loop()
+    collected = run_loop(fake, monkeypatch, a, pause)
     # Scan 24 saw pit 3's reading jump (unsure: a hand over it), scan 25 the seeds put in it;
     # 150 ms on (8 scans of 20 ms) scan 33 makes them stable: the collection before it comes
     # after scan 32, between the every-10 ones (after 8, 18 and 28: the boot's first readings
