@@ -594,7 +594,7 @@ class Mancala:
             raise IllegalMoveError(self._why_illegal(move))
         tr = Trace()
         self._hist.append((move, tuple(self._b) if _CPYTHON else _undo_counts(self), self.to_move, self._key,
-                           self._save() if self.has_state else None))
+                           self._undo_state() if self.has_state else None))
         self._legal = None
         self._move(move, tr)
         self._after(tr)
@@ -605,7 +605,7 @@ class Mancala:
         # The undo record (as in play): the move, the counts before it, the
         # player to move, the repetition key, the variant's own state.
         self._hist.append((move, tuple(self._b) if _CPYTHON else _undo_counts(self), self.to_move, self._key,
-                           self._save() if self.has_state else None))
+                           self._undo_state() if self.has_state else None))
         self._legal = None
         self._move(move, None)
         self._after(None)
@@ -731,6 +731,19 @@ class Mancala:
 
     def _restore(self, saved):
         pass
+
+    def _undo_state(self):
+        """_save() for a move's undo record; on MicroPython the last record's own when equal, so
+        that the records of a stretch where that state stays the same (Kombe's whole play
+        phase: 64 bytes a record) share one."""
+        s = self._save()
+        if not _CPYTHON:
+            h = self._hist
+            if h:
+                last = h[-1][4]
+                if last == s:
+                    return last
+        return s
 
     def undo(self):
         """Take the last move back; return it."""

@@ -686,7 +686,8 @@ class Omweso(Staged):
         # The record keeps the counts as Mancala.play's does (on a board, none: the key has them).
         tr = Trace()
         before = self._b[:]
-        self._hist.append((move, before if _CPYTHON else _undo_counts(self), self.to_move, self._key, self._save()))
+        self._hist.append((move, before if _CPYTHON else _undo_counts(self), self.to_move, self._key,
+                           self._undo_state()))
         if not self._is_turn(move[0], move[1], tr):
             self._hist.pop()
             self._b[:] = before     # a turn changes nothing but the counts
