@@ -1,4 +1,5 @@
-"""The undo records of a game that keeps those of its last moves only (Mancala.limit_undo).
+"""The undo records of a game that keeps those of its last moves only (Mancala.limit_undo), and
+the repetition keys of the positions before them as digests.
 
 A module of its own: only such a game (a board's) loads it.
 """
