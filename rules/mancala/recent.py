@@ -24,21 +24,20 @@ _PRIME_B = 8388617     # (a port without binascii: a second such hash, by anothe
 _LOW30 = 0x3FFFFFFF
 
 
+def _hash(key, prime):
+    h = 0
+    for c in key:
+        h = (h * 127 + c) % prime
+    return h
+
+
 def _digest(key):
     """(a, b): the dict entry that stands for `key` in _old, or None for a key kept whole."""
     if type(key) is int:
         return key, 0
     if type(key) is not bytes:
         return None
-    h = 0
-    for c in key:
-        h = (h * 127 + c) % _PRIME
-    if crc32 is None:
-        g = 0
-        for c in key:
-            g = (g * 127 + c) % _PRIME_B
-        return g, h
-    return crc32(key) & _LOW30, h
+    return (crc32(key) & _LOW30 if crc32 is not None else _hash(key, _PRIME_B)), _hash(key, _PRIME)
 
 
 class Recent:
