@@ -247,9 +247,29 @@ print(json.dumps(out))
 
 
 def test_a_bounded_history_plays_the_same_game_on_micropython(micropython):
-    names = ["oware", "ayoayo", "kpo", "dakon", "omweso", "lane", "enkeshui", "kiothi", "pandi"]
+    names = ["oware", "ayoayo", "kpo", "dakon", "omweso", "kombe", "lane", "enkeshui", "kiothi", "pandi"]
     out = micropython.run(BOUNDED_ON_MICROPYTHON.replace("NAMES", repr(names)), timeout=300)
     assert json.loads(out.strip().splitlines()[-1]) == [[n, True, True] for n in names]
+
+
+@pytest.mark.parametrize("rare, text, array", [(0x4000, 0x8000, True), (3, 8, True), (0x4000, 0x8000, False)])
+def test_the_moves_let_go_are_the_moves_played(rare, text, array, monkeypatch):
+    # A bounded history packs the moves it lets go (mancala/recent.py): pits, pits with their
+    # choices, and the rest (passes, staged moves) come back as they were played, also once the
+    # packing's numbers run out (here after a few: the moves become a list) or without `array`.
+    import mancala.recent
+    monkeypatch.setattr(mancala.recent, "_RARE", rare)
+    monkeypatch.setattr(mancala.recent, "_TEXT", text)
+    if not array:
+        monkeypatch.setattr(mancala.recent, "array", None)
+    for name in ("kombe", "omweso", "enkeshui", "lane"):
+        whole = _random_line(mancala.Game(name), 3, plies=200)
+        g = mancala.Game(name)
+        g.limit_undo(2)
+        _random_line(g, 3, plies=200)
+        moves = whole.moves_played()
+        assert g.moves_played() == moves and list(g.copy().moves_played()) == moves
+        assert any(type(m) is tuple and len(m) == 2 and type(m[1]) is str for m in moves) or name != "kombe"
 
 
 def test_limit_undo_again_keeps_the_last_moves_and_the_repetition_rule():
@@ -490,10 +510,14 @@ def test_a_bounded_history_on_micropython(micropython):
 def test_a_bounded_history_where_pits_gain_seeds_on_micropython(micropython):
     """Kombe's seeds never leave the board, so any position may come back and the repetition rule
     needs every one: a key a position, beyond the undo records as a digest of two small ints
-    (mancala/recent.py), about 40 bytes a move in all with the move itself (94 with whole keys)."""
+    (mancala/recent.py), with the move itself in two bytes (and a choice's letters in a few
+    more): about 17 bytes a move.  Before, 180 moves kept 6.5 KB: a position with marked pits
+    (bulls) kept its key whole in a tuple, and a move with choices was a tuple of its own."""
     setup = (LCG + "import mancala\ng = mancala.Game('kombe')\ng.limit_undo(16)\nr = Lcg(3)\n"
              "for _ in range(20):\n    g.push(r.choice(g.legal_moves()))\n")
-    play = "n = 0\nwhile n < 100 and not g.is_over():\n    g.push(r.choice(g.legal_moves()))\n    n += 1\nprint(n)\n"
+    play = ("n = c = 0\nwhile n < 180 and not g.is_over():\n    m = r.choice(g.legal_moves())\n"
+            "    c += type(m) is tuple\n    g.push(m)\n    n += 1\nprint(n, c)\n")
     use = micropython.heap_used(play, setup=setup, timeout=300)
-    assert use.output.split()[-1] == "100"
-    assert use.retained < 5 * 1024, "100 moves of Kombe keep %d bytes" % use.retained
+    moves, choices = (int(x) for x in use.output.split()[-2:])
+    assert moves == 180 and choices > 50
+    assert use.retained < 4 * 1024, "180 moves of Kombe keep %d bytes" % use.retained

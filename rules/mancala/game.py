@@ -71,8 +71,8 @@ def _counts_before(b):
 
 def _undo_counts(g):
     """The counts the undo record of a move from this position keeps on MicroPython: none when
-    the position's repetition key is those counts and the player (bytes: the engine's key, which
-    a variant's is wherever it adds nothing of its own, the rule on), which the record keeps
+    the position's repetition key begins with those counts (bytes: the engine's key, the player
+    after them, and a staged variant's marks after that; the rule on), which the record keeps
     anyway (undo reads the counts there); else _counts_before()."""
     if type(g._key) is bytes and g.end_on_repetition:
         return None
@@ -751,8 +751,8 @@ class Mancala:
             raise IllegalMoveError("there is no move to take back")
         move, b, to_move, key, saved = self._hist.pop()
         if b is None:
-            b = list(key)   # (the counts, then the player: _undo_counts)
-            b.pop()
+            b = list(key)   # (the counts, then the player and what a variant adds: _undo_counts)
+            del b[len(self._b):]
         elif type(b) is bytes:
             b = list(b)   # MicroPython assigns a slice from a list or tuple only
         k = self._seen.get(self._key, 0) - 1

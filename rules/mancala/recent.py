@@ -9,6 +9,10 @@ try:
     from binascii import crc32
 except ImportError:  # a port built without binascii
     crc32 = None
+try:
+    from array import array
+except ImportError:  # a port built without array: the moves let go stay in a list
+    array = None
 
 # A position undo can no longer reach cannot be taken back, so its repetition key need not be
 # kept whole: it moves from the game's _seen into _old as a digest of two small ints, the key's
@@ -22,6 +26,16 @@ except ImportError:  # a port built without binascii
 _PRIME = 8388593
 _PRIME_B = 8388617     # (a port without binascii: a second such hash, by another prime)
 _LOW30 = 0x3FFFFFFF
+
+
+# A move let go is kept in two bytes of an array, where a list would hold an object for each
+# (4 bytes, and 48-64 more for a move with choices): a pit below _RARE as itself; a pit with its
+# choices (the Omweso family's (15, "crn"), letters) as _TEXT + where they start in `text`, a
+# bytearray of the pit, the letters' count and the letters; any other move in a list of its own
+# (`rare`) by its place there, _RARE + i.  Should either run out of numbers the moves become a
+# plain list.
+_RARE = 0x4000
+_TEXT = 0x8000
 
 
 def _hash(key, prime):
@@ -53,10 +67,12 @@ class Recent:
     more seeds in the pits than the oldest position undo can reach lets the repetition rule
     forget every position before that one: none can come back."""
 
-    def __init__(self, game, recs, moves, movers, most):
+    def __init__(self, game, recs, moves, text, rare, movers, most):
         self.g = game
         self.recs = recs
-        self.moves = moves
+        self.moves = moves      # the moves let go: two bytes each in an array (see _TEXT), or a list
+        self.text = text
+        self.rare = rare
         self.movers = movers
         self.most = most
 
@@ -69,7 +85,7 @@ class Recent:
         if i < 0:
             i += old + len(self.recs)
         if 0 <= i < old:
-            return (self.moves[i], None, self.movers[i], None, None)
+            return (self._move_at(i), None, self.movers[i], None, None)
         return self.recs[i - old]
 
     def append(self, rec):
@@ -89,7 +105,7 @@ class Recent:
         g = self.g
         while len(recs) > self.most + spare:
             gone = recs.pop(0)
-            self.moves.append(gone[0])
+            self._keep_move(gone[0])
             self.movers.append(gone[2])
             if g.end_on_repetition:
                 self._keep_digest(gone[3])
@@ -119,6 +135,39 @@ class Recent:
                         del seen[k]
                     if g._old is not None:
                         g._old.clear()
+
+    def _keep_move(self, move):
+        moves = self.moves
+        if type(moves) is list:
+            moves.append(move)
+            return
+        t = type(move)
+        if t is int and 0 <= move < _RARE:
+            moves.append(move)
+            return
+        text = self.text
+        if t is tuple and len(move) == 2 and type(move[0]) is int and type(move[1]) is str \
+                and 0 <= move[0] < 256 and len(move[1]) < 256 and len(text) < _TEXT and move[1].isalpha():
+            moves.append(_TEXT + len(text))
+            text.append(move[0])
+            text.append(len(move[1]))
+            text.extend(move[1].encode())
+            return
+        if len(self.rare) < _TEXT - _RARE:
+            moves.append(_RARE + len(self.rare))
+            self.rare.append(move)
+            return
+        self.moves = [self._move_at(i) for i in range(len(moves))]
+        self.moves.append(move)
+
+    def _move_at(self, i):
+        v = self.moves[i]
+        if type(self.moves) is list or v < _RARE:
+            return v
+        if v < _TEXT:
+            return self.rare[v - _RARE]
+        o = v - _TEXT
+        return (self.text[o], bytes(self.text[o + 2:o + 2 + self.text[o + 1]]).decode())
 
     def _keep_digest(self, key):
         # `key`: the position before the move whose record is let go, which undo can no longer
@@ -156,7 +205,7 @@ class Recent:
         return was == d[1] or (type(was) is tuple and d[1] in was)
 
     def copy(self, game):
-        return Recent(game, self.recs[:], self.moves[:], self.movers[:], self.most)
+        return Recent(game, self.recs[:], self.moves[:], self.text[:], self.rare[:], self.movers[:], self.most)
 
 
 def limit(game, most):
@@ -165,6 +214,6 @@ def limit(game, most):
         raise ValueError("limit_undo: a number of moves, 1 or more, not %r" % (most,))
     h = game._hist
     if type(h) is list:
-        h = game._hist = Recent(game, h, [], bytearray(), most)
+        h = game._hist = Recent(game, h, [] if array is None else array("H"), bytearray(), [], bytearray(), most)
     h.most = most
     h.trim(True, 0)

@@ -157,10 +157,13 @@ class Staged(Mancala):
         if not (self._m0 or self._m1 or x):
             return key
         # The engine's key is an exact one on MicroPython (bytes), a 64-bit hash
-        # on CPython; the marked pits join it the same way.
+        # on CPython; the marked pits join it the same way.  Bytes after the engine's
+        # (the counts and the player, a length fixed for the variant): undo still reads
+        # the counts from it, and a key no longer in undo's reach is kept as a digest
+        # (mancala/recent.py), which a tuple (32 bytes more) could not be.
         if isinstance(key, int):
             return hash((key, self._m0, self._m1, x))
-        return (key, self._m0, self._m1, x)
+        return key + b"%d,%d,%d" % (self._m0, self._m1, x)
 
     def _extra_key(self):
         return 0
