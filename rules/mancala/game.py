@@ -356,7 +356,22 @@ class Mancala:
             if self._sowable(player, c, origin):
                 t[n] = c
                 n += 1
-        return bytes(t)
+        t = bytes(t)
+        if _CPYTHON:
+            return t
+        # On MicroPython a track that is a stretch of the cells its player sows into from
+        # anywhere (Kombe's, Oware's, Kalah's: all but the origin where it is skipped) is a
+        # view of that stretch, kept twice over under a key of its own: 16 bytes of heap
+        # where bytes of its own take 48 (Kombe's 64 tracks: 1 KB in place of 3).
+        lk = rk - 64
+        lane = self._tracks.get(lk)
+        if lane is None:
+            lane = [c for c in ring if self._sowable(player, c, -1)]
+            lane = self._tracks[lk] = bytes(lane + lane)
+        j = lane.find(t)
+        if j < 0:
+            return t
+        return memoryview(lane)[j:j + n]
 
     def _sow(self, origin, n, player, d, tr):
         """Sow n seeds from the hand, starting after origin; return the last cell."""
