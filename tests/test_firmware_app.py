@@ -422,6 +422,26 @@ def test_a_scan_that_answers_the_host_leaves_a_move_message_to_the_next(fake):
                      "move 3", "note 3", "move 4", "note 4", "move 5", "pong", "note 5", "move 6"]
 
 
+def test_a_new_games_record_is_on_flash_before_its_reply(fake):
+    # A reply confirms only what is on flash: the board answers `new_game` once the game's
+    # record is written, and a journal request's reply has every record made so far.
+    link = FakeLink()
+    a = make_app(fake, link=link)
+    a.boot(0)
+    link.host("hello", codec.hello(codec.HOST, "test"))
+    a.step(10)
+    before = a.journal.list_games()
+    del link.sent[:]
+    written = []
+    append = a.journal.append
+    a.journal.append = lambda rec: (written.append((rec["kind"], len(link.sent))), append(rec))[1]
+    link.host("new_game", {"variant": "oware"})
+    link.host("journal_list")
+    a.step(30)
+    assert [t for t, _ in link.sent][:2] == ["ok", "journal"] and written == [("start", 0)]
+    assert [g["variant"] for g in link.sent[1][1]["games"]] == [g["variant"] for g in before] + ["oware"]
+
+
 def test_a_scan_that_plays_a_move_leaves_what_the_host_sent_to_the_next(fake):
     # Playing a move (the rules core, its record, its trace) is a scan's heaviest work: a
     # request that comes meanwhile is answered in the next scan, so that one scan's garbage is

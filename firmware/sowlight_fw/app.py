@@ -194,22 +194,7 @@ class App:
         """Journal records first (they must be on flash), then the link's messages (`until_move`:
         those before the first `move` message only); True if messages were left."""
         c = self.controller
-        if c.records:
-            self.pending.extend(c.records)
-            del c.records[:]
-        while self.pending:
-            try:
-                self.journal.append(self.pending[0])
-            except JournalError as e:
-                if e.code == "storage":
-                    if not getattr(self, "_full_said", False):
-                        self._full_said = True
-                        c.fail("journal: " + e.msg)    # once: confirm goes back to the game
-                    break
-                c.log("error", "journal: " + e.msg)   # a bug: drop the record, keep playing
-            else:
-                self._full_said = False
-            self.pending.pop(0)
+        self.write_records()
         out = c.outbox
         link = self.link
         while out:
@@ -220,6 +205,27 @@ class App:
                 t = m.pop("type")
                 link.event(t, m, self.now)    # dropped while no host listens: the journal has the game
         return False
+
+    def write_records(self):
+        """Put the controller's journal records on flash (a full journal says so once: confirm
+        goes back to the game, the records wait)."""
+        c = self.controller
+        if c.records:
+            self.pending.extend(c.records)
+            del c.records[:]
+        while self.pending:
+            try:
+                self.journal.append(self.pending[0])
+            except JournalError as e:
+                if e.code == "storage":
+                    if not getattr(self, "_full_said", False):
+                        self._full_said = True
+                        c.fail("journal: " + e.msg)
+                    break
+                c.log("error", "journal: " + e.msg)   # a bug: drop the record, keep playing
+            else:
+                self._full_said = False
+            self.pending.pop(0)
 
     # ----- the link's requests -----------------------------------------------------------
 
@@ -254,6 +260,7 @@ class App:
             self._reboot_to = p["to"]
             return {"type": "ok"}
         reply = c.command(dict(p, type=t), now)
+        self.write_records()            # (before the reply goes: it confirms only what is on flash)
         if t == "get_state" and reply.get("type") == "state":
             reply["lit"] = c.lit()      # what the LEDs show now: a host that just connected sees it at once
         return reply

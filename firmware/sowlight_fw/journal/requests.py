@@ -10,6 +10,7 @@ RECORDS_MOST = 50          # records per `records` reply at most (journal_get's 
 def request(app, t, p):
     """The reply to `journal_list`, `journal_get` or `journal_ack` (docs/protocol.md)."""
     j = app.journal
+    app.write_records()      # the records of the scan's play: the reply has them
     try:
         if t == "journal_list":
             return journal_page(j, p.get("from", 0), p.get("max"))
@@ -22,7 +23,7 @@ def request(app, t, p):
             return reply
         if t == "journal_ack":
             synced = j.ack(p["game"], p["upto"])
-            app.flush(until_move=True)     # space may have come free for records waiting
+            app.write_records()     # space may have come free for records waiting
             return {"type": "ok", "game": p["game"], "synced": synced}
     except JournalError as e:
         return {"type": "error", "code": e.code, "msg": e.msg}
