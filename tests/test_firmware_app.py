@@ -106,6 +106,14 @@ def make_app(fake, name="2x6-stores", storage=None, link=None, tmp_path=None, ra
     return a
 
 
+def hosted_app(fake):
+    """(app, link): the app booted at 0 ms behind a FakeLink, its host's hello sent (read by the next scan)."""
+    link = FakeLink()
+    a = make_app(fake, link=link)
+    a.boot(0)
+    link.host("hello", codec.hello(codec.HOST, "test"))
+    return a, link
+
 def hands_for(fake, a, seed=1):
     h = fake.hands.Hands(a.controller, a.seeds, fake.hands.Sensors(a.board), seed=seed, scanner=a.scan)
     return h
@@ -397,10 +405,7 @@ def test_a_scan_that_answers_the_host_leaves_a_move_message_to_the_next(fake):
     # A reply and a `move` message (its trace) encoded in one scan would hold both one's garbage
     # at once (the loop collects between scans): while the host asks, the messages before a
     # `move` one go out, it and those after it wait, for up to _HOLD_MOST scans running.
-    link = FakeLink()
-    a = make_app(fake, link=link)
-    a.boot(0)
-    link.host("hello", codec.hello(codec.HOST, "test"))
+    a, link = hosted_app(fake)
     a.step(10)
     a.step(20)
     del link.sent[:]
@@ -425,10 +430,7 @@ def test_a_scan_that_answers_the_host_leaves_a_move_message_to_the_next(fake):
 def test_a_new_games_record_is_on_flash_before_its_reply(fake):
     # A reply confirms only what is on flash: the board answers `new_game` once the game's
     # record is written, and a journal request's reply has every record made so far.
-    link = FakeLink()
-    a = make_app(fake, link=link)
-    a.boot(0)
-    link.host("hello", codec.hello(codec.HOST, "test"))
+    a, link = hosted_app(fake)
     a.step(10)
     before = a.journal.list_games()
     del link.sent[:]
@@ -446,10 +448,8 @@ def test_a_scan_that_plays_a_move_leaves_what_the_host_sent_to_the_next(fake):
     # Playing a move (the rules core, its record, its trace) is a scan's heaviest work: a
     # request that comes meanwhile is answered in the next scan, so that one scan's garbage is
     # never both's.  The host pings in every scan of a whole game here.
-    link = FakeLink()
-    a = make_app(fake, link=link)
-    c = a.boot(0)
-    link.host("hello", codec.hello(codec.HOST, "test"))
+    a, link = hosted_app(fake)
+    c = a.controller
     step = a.step
     scans = []                          # (played a move, pongs sent) per scan
 
@@ -479,10 +479,7 @@ def test_the_boards_loop_collects_before_a_scan_that_reads_a_request(fake, monke
     # A request's scan allocates most (its reply, the work it asks for): the loop collects
     # between scans when the host has sent something, so that scan starts from what is live.
     # Not twice in a row: after a collection, the next scan reads the request.
-    link = FakeLink()
-    a = make_app(fake, link=link)
-    a.boot(0)
-    link.host("hello", codec.hello(codec.HOST, "test"))
+    a, link = hosted_app(fake)
     seen = []                   # (scan, whether bytes waited when it began)
 
     def pause(loops):
@@ -643,10 +640,7 @@ def test_the_manifest_is_the_one_list_of_what_goes_on_a_board():
 
 def test_get_state_says_what_the_leds_show_now(fake):
     # A host that connects mid-game learns the lit pits from the state, without waiting for a change.
-    link = FakeLink()
-    a = make_app(fake, "2x6-stores", link=link)
-    a.boot(0)
-    link.host("hello", codec.hello(codec.HOST, "test"))
+    a, link = hosted_app(fake)
     a.step(20)
     seq = link.host("get_state")
     a.step(40)
