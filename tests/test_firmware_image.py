@@ -123,18 +123,26 @@ def test_a_build_folder_that_froze_another_copy_of_the_app_freezes_this_one(firm
 def test_a_build_folder_moved_from_elsewhere_is_configured_afresh(firmware_image, tmp_path):
     """A build folder copied or moved (a user's data folder restored elsewhere) holds a cmake cache
     made from other sources, which cmake refuses: the build configures that folder afresh."""
-    work = Path(__file__).resolve().parent.parent / "build" / "test-firmware" / "work"
-    cache = work / "build-RPI_PICO-1.27.0" / "CMakeCache.txt"
-    text = cache.read_text()
+    import fcntl
+    # The moved folder is this test's own: the shared one is built in by the other test workers,
+    # and a cache rewritten under a build that holds it would fail that build.
+    shared = Path(__file__).resolve().parent.parent / "build" / "test-firmware" / "work"
+    with open(shared / ".lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        text = (shared / "build-RPI_PICO-1.27.0" / "CMakeCache.txt").read_text()
     home = re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", text, re.M).group(1)
     elsewhere = "/elsewhere/src/micropython-1.27.0/ports/rp2"
+    work = tmp_path / "work"
+    cache = work / "build-RPI_PICO-1.27.0" / "CMakeCache.txt"
+    cache.parent.mkdir(parents=True)
     cache.write_text(text.replace(home, elsewhere))
-    done = subprocess.run([sys.executable, "-m", "sowlight", "firmware", "build", "--build-dir", str(work),
-                           "--out", str(tmp_path)], capture_output=True, text=True)
+    sources = str(Path(home).parent.parent)                    # the checkout the shared folder used
+    done = subprocess.run([sys.executable, "-m", "sowlight", "firmware", "build", "--micropython", sources,
+                           "--build-dir", str(work), "--out", str(tmp_path / "out")], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "the build folder was configured from %s: configuring it afresh for %s" % (elsewhere, home) in done.stderr
     assert "CMake Error" not in done.stderr
-    binary = (tmp_path / firmware_image.name).with_suffix(".bin").read_bytes()
+    binary = (tmp_path / "out" / firmware_image.name).with_suffix(".bin").read_bytes()
     assert b"sowlight_fw/controller/__init__.py" in binary
     assert home in cache.read_text()
 
