@@ -18,7 +18,7 @@ import mancala
 from mancala.trace import Trace
 from mancala.variants.omweso import Omweso
 from sowlight_fw.follow import Follower, lifts, pit_of, new_move
-from sowlight_fw.follow.walk import CHUNK
+from sowlight_fw.follow.walk import AHEAD, CHUNK
 
 hands = load_fake("hands")
 
@@ -323,14 +323,15 @@ def test_a_follower_walks_one_piece_per_idle_call_and_only_what_a_step_needs(var
                 f.skip_markers()
                 depth, steps, ambiguous = f.lookahead(obs, 400) if f.bad(obs, f.counts) else (0, None, False)
         counted.take()
-        # Idle scans between two steps of the hands: one walk each, of one piece.
+        # Idle scans between two steps of the hands: one walk each, of one piece (none once
+        # the open traces reach AHEAD steps past the hands).
         for _ in range(3):
             mv = f.mv
             if not (mv.prebuild and mv.building()):
                 break
-            assert mv.build_one()
+            walked = mv.build_one()
             one = counted.take()
-            assert len(one) <= 1 and all(n <= MOST_A_PIECE for _, n in one), one
+            assert len(one) <= (1 if walked else 0) and all(n <= MOST_A_PIECE for _, n in one), one
         f.forced_run(400)
     rest = trace[f.index:]
     if rest:
@@ -356,9 +357,39 @@ def test_the_traces_a_follower_walks_are_those_of_the_moves(variant):
             mv.forget_rest()                # (the hands lifted p)
             assert mv.prebuild
             while mv.building():
-                assert mv.build_one()
-            assert not mv.build_one() and not mv.prebuild
+                assert mv.build_one(None)
+            assert not mv.build_one(None) and not mv.prebuild
             assert mv.paths() == [(m, list(g.copy().play(m))) for m in g.legal_moves() if pit_of(m) == p]
+
+
+@pytest.mark.parametrize("variant,seed", [("kombe", 1), ("kombe", 2), ("omweso", 3)])
+def test_idle_calls_walk_the_open_traces_only_so_far_past_the_hands(variant, seed):
+    """Every way through a long turn walked to its end would not fit a board's heap (a Kombe
+    pit's dozen ways, each of hundreds of steps): idle calls walk the open traces until they
+    reach AHEAD steps past the hands' and stop; the hands' steps let them walk on."""
+    rnd = random.Random(seed)
+    while True:
+        g, move = a_turn_with_choices(variant, rnd.randrange(1000))
+        trace = list(g.copy().play(move))
+        if len(trace) > 2 * (AHEAD + MOST_A_PIECE):
+            break
+    pits = [p for p in g.side(g.to_move) if g.is_legal(p)]
+    mv = new_move(g, pits, None)
+    mv.build_pit(move[0])
+    mv.forget_rest()                    # (the hands lifted the move's pit)
+    made = 0
+    for upto in (0, 1, AHEAD + MOST_A_PIECE):
+        for step in trace[made:upto]:
+            mv.advance(step)
+        made = upto
+        while mv.build_one():
+            pass
+        longest = max(len(steps) for _, steps in mv.paths())
+        assert made + AHEAD <= longest <= made + AHEAD + MOST_A_PIECE
+        assert mv.building()            # (the rest waits for the hands)
+    while mv.building():
+        assert mv.build_one(None)
+    assert (move, trace) in mv.paths()
 
 
 # ----- the board's behaviour: the same as with every trace built at once ------------
