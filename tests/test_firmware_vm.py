@@ -433,3 +433,30 @@ print(json.dumps(results))
     assert mux == ["mux", 1, "None", 1, True]
     assert hx == ["hx711", 1, "None", 1, None]
     assert ready == ["hx711 ready", 1, "None", 1, None]
+
+
+def test_a_long_move_frame_takes_its_own_length_of_heap_not_a_text_per_step(micropython):
+    # A Kombe move can run to a hundred steps and more; its `move` message lists them all.  The
+    # board writes that frame into one buffer: what encoding it allocates is the frame itself
+    # and a little more, not a text for each step (or each distinct one) besides.
+    import random
+    rnd = random.Random(7)
+    g = mancala.Game("kombe")
+    while True:
+        move = max(g.legal_moves(), key=lambda m: len(g.copy().play(m)))
+        if len(g.copy().play(move)) >= 100:
+            break
+        g.play(rnd.choice(g.legal_moves()))
+    setup = """
+import mancala
+from sowlight_fw.link import codec
+g = mancala.from_text(%r)
+m = %r
+steps = g.copy().play(tuple(m) if isinstance(m, list) else m).shared({})
+payload = {"game": 1, "ply": 9, "player": g.to_move, "move": m, "trace": steps}
+""" % (mancala.to_text(g), list(move) if isinstance(move, tuple) else move)
+    use = micropython.heap_used("body, tail = codec.pieces(5, 'move', payload, False)\nprint(len(body))\n",
+                                setup=setup, mounts=MOUNTS)
+    length = int(use.output.split()[-1])
+    assert length > 1500
+    assert use.allocated < length + 1024, (use.allocated, length)

@@ -321,9 +321,10 @@ def _is_plain(s):
     return ok
 
 
-# The text of the small numbers a payload is full of (cells, counts, plies): a constant, which
-# a board's image keeps in flash, where str() would make a string of each (32 bytes of heap).
-_INTS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+# The text of the small numbers a payload is full of (cells, counts, plies, and -1, a trace
+# step's "no cell"), at [n + 1]: a constant, which a board's image keeps in flash, where str()
+# would make a string of each (32 bytes of heap).
+_INTS = ("-1", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
          "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32",
          "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46", "47", "48",
          "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63", "64",
@@ -342,7 +343,7 @@ def _put(s, out):
         out.extend(_escaped(s))      # (a quote, a backslash, a control or non-ASCII character)
 
 
-def _write(v, out, depth, memo=None):
+def _write(v, out, depth):
     t = type(v)
     if t is dict:
         if depth >= _MAX_DEPTH:
@@ -359,11 +360,11 @@ def _write(v, out, depth, memo=None):
             x = v[k]
             tx = type(x)
             if tx is int:
-                out.extend(_INTS[x] if 0 <= x < 100 else str(x))
+                out.extend(_INTS[x + 1] if -1 <= x < 100 else str(x))
             elif tx is str:
                 _put(x, out)
             else:
-                _write(x, out, depth + 1, memo)
+                _write(x, out, depth + 1)
         out.extend("}" if sep == "," else "{}")
     elif t is list or isinstance(v, tuple):
         if depth >= _MAX_DEPTH:
@@ -391,31 +392,31 @@ def _write(v, out, depth, memo=None):
             sep = ","
             tx = type(x)
             if tx is int:
-                out.extend(_INTS[x] if 0 <= x < 100 else str(x))
+                out.extend(_INTS[x + 1] if -1 <= x < 100 else str(x))
             elif tx is str:
                 _put(x, out)
             elif tx is not list and tx is not dict and isinstance(x, tuple) and _scalars(x):
-                # A trace's steps: one shared Step tuple per distinct step (moves.KNOWN), met
-                # again and again in a long trace.  Each one's text is made once a frame:
-                # a text per step took a 140-step `move` frame some 9 KB of a board's heap.
-                if memo is None:
-                    memo = {}
-                text = memo.get(x)
-                if text is None and len(x) == 4 and type(x[0]) is str and type(x[1]) is int \
-                        and type(x[2]) is int and type(x[3]) is int and _is_plain(x[0]):
-                    # A Step: its text in one string, not joined from its pieces (the pieces
-                    # and their join were most of a Kombe `move` frame's garbage).
-                    text = memo[x] = '["%s",%d,%d,%d]' % x
-                if text is None:
-                    text = memo[x] = _text(x, depth + 1)
-                out.extend(text)
+                # A trace's steps (named tuples), written into the frame piece by piece: a text
+                # made for each step, or for each distinct one and kept for the frame, took a
+                # long Kombe `move` frame kilobytes of a board's heap.
+                if depth + 1 >= _MAX_DEPTH:
+                    raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
+                sep2 = "["
+                for y in x:
+                    out.extend(sep2)
+                    sep2 = ","
+                    if type(y) is int:
+                        out.extend(_INTS[y + 1] if -1 <= y < 100 else str(y))
+                    else:
+                        _put(y, out)
+                out.extend("]" if sep2 == "," else "[]")
             else:
-                _write(x, out, depth + 1, memo)
+                _write(x, out, depth + 1)
         out.extend("]" if sep == "," else "[]")
     elif t is str:
         _put(v, out)
     elif t is int:
-        out.extend(_INTS[v] if 0 <= v < 100 else str(v))
+        out.extend(_INTS[v + 1] if -1 <= v < 100 else str(v))
     elif v is True:
         out.extend("true")
     elif v is False:
