@@ -259,7 +259,14 @@ class App:
         if t == "reboot":
             self._reboot_to = p["to"]
             return {"type": "ok"}
+        game = c.game
         reply = c.command(dict(p, type=t), now)
+        if c.game is not game:
+            # The scan that starts a game allocates the most of any: its variant's modules, the
+            # game and its set-up, and then its record, the reply and the messages.  What making
+            # the game left is collected before the rest comes (it would be some 4 KB at the
+            # scan's end on a Kombe board).  The host waits for this reply, no hand for it.
+            gc.collect()
         self.write_records()            # (before the reply goes: it confirms only what is on flash)
         if t == "get_state" and reply.get("type") == "state":
             reply["lit"] = c.lit()      # what the LEDs show now: a host that just connected sees it at once
