@@ -427,6 +427,35 @@ def test_a_scan_that_answers_the_host_leaves_a_move_message_to_the_next(fake):
                      "move 3", "note 3", "move 4", "note 4", "move 5", "pong", "note 5", "move 6"]
 
 
+def test_a_scan_that_answers_the_host_leaves_the_idle_jobs_to_the_next(fake):
+    # An idle job's messages (here the `leds` a menu press leaves) made and encoded in the scan
+    # that answers a request would hold both's garbage at once: that scan answers only, and the
+    # next does the idle job, request or not (a host that asks every scan cannot hold it back).
+    a, link = hosted_app(fake)
+    now = 10
+    for _ in range(5):
+        a.step(now)
+        now += 20
+    lit = a.controller.lit()
+    pin = a.board.buttons["hint"]                   # the menu's next item: other cells lit
+    fake.machine.world.levels[pin] = 0
+    for _ in range(6):
+        a.step(now)
+        now += 20
+    fake.machine.world.levels[pin] = 1
+    while a.controller.lit() == lit:
+        a.step(now)
+        now += 20
+    scans = []
+    for _ in range(3):
+        link.host("get_state")
+        before = len(link.sent)
+        a.step(now)
+        now += 20
+        scans.append([t for t, _ in link.sent[before:]])
+    assert scans == [["state"], ["state", "leds"], ["state"]]
+
+
 def test_a_new_games_record_is_on_flash_before_its_reply(fake):
     # A reply confirms only what is on flash: the board answers `new_game` once the game's
     # record is written, and a journal request's reply has every record made so far.

@@ -96,6 +96,7 @@ class App:
         self.answered = 0          # lines from the host the last scan handled
         self.played = False        # the last scan played a move
         self._held = 0             # scans running that left a `move` message to the next
+        self._idle_put_off = False # the last scan answered the host and did no idle work
         self.watch = None          # hw/watch.Watch once loop() runs on a board
 
     # ----- start-up ----------------------------------------------------------------
@@ -160,6 +161,11 @@ class App:
         if w is not None and w.fault is not None:
             c.log("error", "sensor watch: %r" % (w.fault,))
             w.fault = None
+        # A request waiting: this scan answers it and leaves the idle jobs (the messages they
+        # make, the walks ahead, the hint search) to the next, though never two scans running
+        # (a host that asks every scan would hold them back for good).
+        put_off = not playing and not self._idle_put_off and self.link is not None and self.link.waiting()
+        c.host_waiting = self._idle_put_off = put_off
         v = self.sensors.read(self.values)
         if v is None:
             c.tick(now)                 # load cells between conversions: time passes
@@ -167,9 +173,9 @@ class App:
             c.feed_observation(v, now)
         for event in self.buttons.poll(now):
             c.press(event, now)
-        # One of the three things that allocate most in a scan: a move played, a request answered,
-        # a `move` message (its trace); the loop collects between scans (see _GC_EVERY), so the
-        # heap never holds two of them at once.  What the host sent waits for the scan after a
+        # One of the four things that allocate most in a scan: a move played, a request answered,
+        # a `move` message (its trace), an idle job's work (above); the loop collects between
+        # scans (see _GC_EVERY), so the heap never holds two of them at once.  What the host sent waits for the scan after a
         # move is played; a scan that answered the host sends the board's messages up to a `move`
         # one, which waits, with those after it, for the next scan, for up to _HOLD_MOST scans
         # running (a sync is a few requests in a row; a host that asks every scan does not hold

@@ -148,6 +148,7 @@ class Controller:
         self._cares = 0                     # how many times the sensors trusted changed
         self._mapped = bytearray(n)         # 1: a cell the game plays (gmap's board cells)
         self.service_request = None         # "self_test" or "calibrate" when the menu asks the app for it
+        self.host_waiting = False           # the app: this scan answers the host, so it does no idle work
         # The game.
         self.state = MENU_STATE
         self._back = None                   # the state the menu returns to
@@ -210,9 +211,11 @@ class Controller:
             jobs.add(LOOK)
         job = jobs.scan_job()
         if job is None or job[0] == STILL:
-            if not self._check_quiet(now) and not self.observer.moved:
+            if not self._check_quiet(now) and not self.observer.moved and not self.host_waiting:
                 # (Not while readings move: hands over the board, a scan's work is theirs; nor in
-                # the scan that found the board quiet, and flagged it or took what was placed.)
+                # the scan that found the board quiet, and flagged it or took what was placed;
+                # nor in one that answers the host: the reply and the messages an idle job makes
+                # were the most a scan allocated.)
                 self._idle()
             return
         kind = job[0]
