@@ -460,3 +460,25 @@ payload = {"game": 1, "ply": 9, "player": g.to_move, "move": m, "trace": steps}
     length = int(use.output.split()[-1])
     assert length > 1500
     assert use.allocated < length + 1024, (use.allocated, length)
+
+
+START = {"kind": "start", "game": 1, "ply": 0, "variant": "kombe", "options": {}}
+MOVE = {"kind": "move", "game": 1, "ply": 1, "move": 12, "player": 0, "name": "M", "t": 1234567}
+
+
+def test_a_moves_journal_record_is_built_in_one_buffer(micropython):
+    from sowlight_fw.journal.records import file_name, written
+    # The board writes a record at every move, in the scan that plays it (the most a scan
+    # allocates): its header, payload and CRC go into one buffer of its size, not joined from
+    # pieces.  (On a board the file's open takes its 1 KB cache besides: not counted here.)
+    setup = """
+from sowlight_fw.journal import Journal
+from sowlight_fw.storage import MemoryStorage
+j = Journal(MemoryStorage())
+j.append(%r)
+rec = %r
+""" % (START, MOVE)
+    use = micropython.heap_used("j.append(rec)\nprint(len(j.storage.files['%s']))\n" % file_name(1),
+                                setup=setup, mounts=MOUNTS)
+    assert int(use.output) == len(written(START)) + len(written(MOVE))      # (a start: twice)
+    assert use.allocated < 800, use.allocated              # (the look at the file included)

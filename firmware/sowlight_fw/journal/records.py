@@ -142,10 +142,16 @@ def written(rec):
 
 
 def _frame(kind, game, ply, payload):
-    if len(payload) > MAX_PAYLOAD:
-        raise JournalError("internal", "a journal record of %d bytes is too long (at most %d)" % (len(payload), MAX_PAYLOAD))
-    body = struct.pack("<BBHIH", MAGIC, kind, len(payload), game, ply) + payload
-    return body + struct.pack("<I", crc32(body) & 0xFFFFFFFF)
+    # Written into one buffer of the record's size: the board writes one at every move, and
+    # the header, the payload and the CRC joined piece by piece were copies of it each.
+    n = len(payload)
+    if n > MAX_PAYLOAD:
+        raise JournalError("internal", "a journal record of %d bytes is too long (at most %d)" % (n, MAX_PAYLOAD))
+    out = bytearray(HEAD + n + TAIL)
+    struct.pack_into("<BBHIH", out, 0, MAGIC, kind, n, game, ply)
+    out[HEAD:HEAD + n] = payload
+    struct.pack_into("<I", out, HEAD + n, crc32(memoryview(out)[:HEAD + n]) & 0xFFFFFFFF)
+    return out
 
 
 def _payload(kind, rec):
@@ -181,24 +187,34 @@ def _move_payload(rec):
         flags |= 8
     if rec.get("rebuilt"):
         flags |= 16
+    out = bytearray(2)
     if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < 256:
-        mb = bytes((move,))
+        out.append(move)
     elif (isinstance(move, list) and len(move) == 2 and isinstance(move[0], int) and 0 <= move[0] < 256
           and move[1] in (-1, 1)):
         flags |= 2
-        mb = bytes((move[0], 1 if move[1] > 0 else 0))
+        out.append(move[0])
+        out.append(1 if move[1] > 0 else 0)
     else:
         flags |= 4
         js = _json(move)
         if len(js) > 255:
             raise JournalError("internal", "a move too long to journal: %r" % (move,))
-        mb = bytes((len(js),)) + js
+        out.append(len(js))
+        out.extend(js)
+    out[0] = rec["player"]
+    out[1] = flags
     name = rec.get("name", "").encode()
-    out = bytes((rec["player"], flags)) + mb + bytes((len(name),)) + name
+    out.append(len(name))
+    out.extend(name)
     if t is not None:
-        out += struct.pack("<I", t)
+        k = len(out)
+        out.extend(b"\0\0\0\0")
+        struct.pack_into("<I", out, k, t)
     if pd is not None:
-        out += struct.pack("<H", pd)
+        k = len(out)
+        out.extend(b"\0\0")
+        struct.pack_into("<H", out, k, pd)
     return out
 
 
