@@ -96,7 +96,7 @@ class App:
         self.answered = 0          # lines from the host the last scan handled
         self.played = False        # the last scan played a move
         self._held = 0             # scans running that left a `move` message to the next
-        self._idle_put_off = False # the last scan answered the host and did no idle work
+        self._idle_put_off = False # the last scan left its idle jobs to this one (a request waited)
         self.watch = None          # hw/watch.Watch once loop() runs on a board
 
     # ----- start-up ----------------------------------------------------------------
@@ -175,11 +175,11 @@ class App:
             c.press(event, now)
         # One of the four things that allocate most in a scan: a move played, a request answered,
         # a `move` message (its trace), an idle job's work (above); the loop collects between
-        # scans (see _GC_EVERY), so the heap never holds two of them at once.  What the host sent waits for the scan after a
-        # move is played; a scan that answered the host sends the board's messages up to a `move`
-        # one, which waits, with those after it, for the next scan, for up to _HOLD_MOST scans
-        # running (a sync is a few requests in a row; a host that asks every scan does not hold
-        # it back for good).
+        # scans (see _GC_EVERY), so the heap never holds two of them at once.  What the host sent
+        # waits for the scan after a move is played; a scan that answered the host sends the
+        # board's messages up to a `move` one, which waits, with those after it, for the next
+        # scan, for up to _HOLD_MOST scans running (a sync is a few requests in a row; a host
+        # that asks every scan does not hold it back for good).
         answered = 0
         if self.link is not None and not playing:
             answered = self.link.poll(self.request, now)
