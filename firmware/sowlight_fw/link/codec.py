@@ -369,22 +369,22 @@ def _write(v, out, depth):
     elif t is list or isinstance(v, tuple):
         if depth >= _MAX_DEPTH:
             raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
-        # A list of integers and plain ASCII words (pits, trace steps), or of plain
-        # lists of them (the lit cells), is written by the C json module: its output
-        # for those is canonical on both CPython and MicroPython, and it is many times
-        # faster there and makes one string, not one a piece.  (A named tuple, a trace's
-        # Step, is made a plain one first: MicroPython's json writes a named tuple as
-        # its repr.)
+        # A list of integers and plain ASCII words (pits), or of plain lists of them (the lit
+        # cells), is written by the C json module: its output for those is canonical on both
+        # CPython and MicroPython, and it is many times faster there and makes one string, not
+        # one a piece.  A named tuple (a trace's Step) is written piece by piece below:
+        # MicroPython's json writes one as its repr, and a text made for each step of a long
+        # Kombe `move` frame took kilobytes of a board's heap.
         for x in v:
             tx = type(x)
             if tx is int or (tx is str and _is_plain(x)):
                 continue
-            if (tx is list or tx is tuple) and depth + 1 < _MAX_DEPTH and _scalars(x, True):
+            if (tx is list or tx is tuple) and depth + 1 < _MAX_DEPTH and _scalars(x):
                 continue
             break
         else:
-            if _C_LISTS:
-                out.extend(json.dumps(v if t is list or t is tuple else tuple(v), separators=_SEPARATORS))
+            if _C_LISTS and (t is list or t is tuple):
+                out.extend(json.dumps(v, separators=_SEPARATORS))
                 return
         sep = "["
         for x in v:
@@ -395,21 +395,6 @@ def _write(v, out, depth):
                 out.extend(_INTS[x + 1] if -1 <= x < 100 else str(x))
             elif tx is str:
                 _put(x, out)
-            elif tx is not list and tx is not dict and isinstance(x, tuple) and _scalars(x):
-                # A trace's steps (named tuples), written into the frame piece by piece: a text
-                # made for each step, or for each distinct one and kept for the frame, took a
-                # long Kombe `move` frame kilobytes of a board's heap.
-                if depth + 1 >= _MAX_DEPTH:
-                    raise FrameError(MALFORMED, "payload nested deeper than %d levels" % _MAX_DEPTH)
-                sep2 = "["
-                for y in x:
-                    out.extend(sep2)
-                    sep2 = ","
-                    if type(y) is int:
-                        out.extend(_INTS[y + 1] if -1 <= y < 100 else str(y))
-                    else:
-                        _put(y, out)
-                out.extend("]" if sep2 == "," else "[]")
             else:
                 _write(x, out, depth + 1)
         out.extend("]" if sep == "," else "[]")
@@ -442,12 +427,11 @@ except TypeError:
     _C_LISTS = False
 
 
-def _scalars(v, plain=False):
-    """Whether every item of `v` is an int or a str (a tuple that can key a dict); `plain`: a
-    str only if its JSON text is itself between quotes."""
+def _scalars(v):
+    """Whether every item of `v` is an int or a str whose JSON text is itself between quotes."""
     for x in v:
         tx = type(x)
-        if tx is not int and (tx is not str or (plain and not _is_plain(x))):
+        if tx is not int and (tx is not str or not _is_plain(x)):
             return False
     return True
 
