@@ -69,6 +69,17 @@ def _counts_before(b):
         return b[:]
 
 
+def _put_counts(b, saved):
+    """Set the counts list `b` to `saved` (a _counts_before()) in place, allocating nothing:
+    MicroPython assigns a list's slice from a list or tuple only, and a list made of the bytes
+    would be garbage at once."""
+    if type(saved) is bytes:
+        for i in range(len(saved)):
+            b[i] = saved[i]
+    else:
+        b[:] = saved
+
+
 def _undo_counts(g):
     """The counts the undo record of a move from this position keeps on MicroPython: none when
     the position's repetition key begins with those counts (bytes: the engine's key, the player
@@ -768,14 +779,12 @@ class Mancala:
         if b is None:
             b = list(key)   # (the counts, then the player and what a variant adds: _undo_counts)
             del b[len(self._b):]
-        elif type(b) is bytes:
-            b = list(b)   # MicroPython assigns a slice from a list or tuple only
         k = self._seen.get(self._key, 0) - 1
         if k > 0:
             self._seen[self._key] = k
         else:
             self._seen.pop(self._key, None)
-        self._b[:] = b
+        _put_counts(self._b, b)
         self.to_move = to_move
         self._over = None
         self._legal = None

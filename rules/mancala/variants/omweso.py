@@ -28,7 +28,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-from ..game import Mancala, RELAY_LIMIT, _CPYTHON, _undo_counts
+from ..game import Mancala, RELAY_LIMIT, _CPYTHON, _undo_counts, _counts_before, _put_counts
 from ..errors import IllegalMoveError, NotationError, PositionError
 from ..trace import Trace, LIFT, RELAY, PASS, SKIP, HAND, TAKE_CODE
 from ..staged import Staged
@@ -514,8 +514,10 @@ class Omweso(Staged):
         points) those moves_from(pit) lists, in the same order when the letters offered
         are taken default first, depth first.  The game is left as it was."""
         # w: [the turn's point (_turn's `at`, 7 items: the turn reads and writes them in w),
-        # choice points met, some letter not the default, the board there]; or [_ENDED, the board the turn left] or [_ENDING,
-        # the steps of the game's end still to hand out].
+        # choice points met, some letter not the default, the counts there]; or [_ENDED, the counts the turn left] or
+        # [_ENDING, the steps of the game's end still to hand out].  Counts are kept as _counts_before() keeps
+        # them (bytes: a follower keeps a walk for every way still open, and a list of 34 counts takes 160
+        # bytes of a board's heap where bytes take 64).
         if w and w[0] == _ENDING:
             # The turn was over: the steps of the game's end it was left with, a piece at a time.
             rest = w[1]
@@ -528,9 +530,9 @@ class Omweso(Staged):
         before = b[:]
         ended = w and w[0] == _ENDED
         if ended:
-            b[:] = w[1]
+            _put_counts(b, w[1])
         elif w:
-            b[:] = w[9]
+            _put_counts(b, w[9])
             ci = w[7]
             odd = w[8]
         else:
@@ -560,7 +562,7 @@ class Omweso(Staged):
                     # a copy of w, one per letter offered).
                     w.append(ci)
                     w.append(odd)
-                    w.append(b[:])
+                    w.append(_counts_before(b))
                     return r
                 # The turn is over.  Its counts are kept for push() (the board makes the move
                 # in the rules core once the hands have made it: a long turn played again
@@ -568,13 +570,13 @@ class Omweso(Staged):
                 memo = self._walked
                 if memo is None or memo[1] != self.to_move or memo[0] != before:
                     memo = self._walked = (before, self.to_move, {})
-                memo[2][(pit, letters) if odd else pit] = b[:]
+                memo[2][(pit, letters) if odd else pit] = _counts_before(b)
                 if self._goes_on():
                     return None
                 if len(tr):
                     # The game may end: that is worked out by the next call (the turn's last
                     # steps and the end, in one, took longer than a step may).
-                    w[:] = (_ENDED, b[:])
+                    w[:] = (_ENDED, _counts_before(b))
                     return ""
             # What play() does after the turn (the game's end): this call's piece (the turn's
             # steps came in the one before).
@@ -752,7 +754,7 @@ class Omweso(Staged):
             if memo[1] == p and memo[0] == self._b:
                 after = memo[2].get(move)
                 if after is not None:
-                    self._b[:] = after
+                    _put_counts(self._b, after)
                     self._passes = 0
                     self.to_move = 1 - p
                     return
