@@ -394,11 +394,11 @@ def test_the_boards_loop_scans_and_runs_the_service_the_menu_asks_for(fake, monk
     assert served == [("self_test", 4)]
     # At the start, after scan 5 (25 ms: long), before scan 9 (the cells' first readings, taken
     # by scan 1, have then held for the 150 ms debounce: that scan makes them the stable values,
-    # the controller's first look at the board), and every 10 scans on (_GC_EVERY): not after
-    # scan 3 (7 ms).
+    # the controller's first look at the board), after scan 10 (an idle job's work: the `leds`
+    # message for the menu's lights), and every 10 scans on (_GC_EVERY): not after scan 3 (7 ms).
     assert (fake.app._GC_LONG_MS, fake.app._GC_EVERY) == (8, 10)
     assert fake.app.SCAN_MS * 8 >= a.controller.settings["debounce_ms"] > fake.app.SCAN_MS * 7
-    assert collected == [0, 5, 8, 18, 28, 38, 48]
+    assert collected == [0, 5, 8, 10, 20, 30, 40, 50]
 
 
 def test_a_scan_that_answers_the_host_leaves_a_move_message_to_the_next(fake):
@@ -521,8 +521,9 @@ def test_the_boards_loop_collects_before_a_scan_that_reads_a_request(fake, monke
     # At the start (the hello waits then, but a collection was just made), after the scan that
     # answered it, before the scans after 3, 4 and 12 (each reads a get_state) and after each of
     # them (not twice: after 3's, 4's begins at once), before scan 9 (the first readings settle
-    # in it: see the test above), and every _GC_EVERY scans counted from the last one.
-    assert collected == [0, 1, 3, 4, 5, 8, 12, 13]
+    # in it: see the test above), after scan 10 (an idle job's work), and every _GC_EVERY scans
+    # counted from the last one.
+    assert collected == [0, 1, 3, 4, 5, 8, 10, 12, 13]
     assert [n for n, waited in seen if waited] == [0, 3, 4, 12]
     assert [t for t, p in link.sent].count("state") == 3
 
@@ -543,10 +544,10 @@ def test_the_boards_loop_collects_before_a_scan_in_which_a_sensors_change_settle
     collected = run_loop(fake, monkeypatch, a, pause)
     # Scan 24 saw pit 3's reading jump (unsure: a hand over it), scan 25 the seeds put in it;
     # 150 ms on (8 scans of 20 ms) scan 33 makes them stable: the collection before it comes
-    # after scan 32, between the every-10 ones (after 8, 18 and 28: the boot's first readings
-    # settle in scan 9, as above).
+    # after scan 32, between the every-10 ones (after 10, 20 and 30: the boot's first readings
+    # settle in scan 9 and an idle job's work follows in scan 10, as above).
     assert a.controller.observer.stable[3] == 1
-    assert collected == [0, 8, 18, 28, 32]
+    assert collected == [0, 8, 10, 20, 30, 32]
 
 
 def test_calibration_is_measured_and_saved_to_the_config(fake, tmp_path):

@@ -35,11 +35,13 @@ SW = "sowlight-fw " + VERSION
 # The loop collects the garbage between scans: left to MicroPython, a collection would come
 # when some scan finds the heap full, inside it.  It collects after a scan that took _GC_LONG_MS
 # or more (the scans that allocate much are the long ones: a link request, a move's end), that
-# answered the host or that played a move, otherwise every _GC_EVERY scans (a short scan leaves
-# 70-200 bytes), and before a scan that will read what the host sent (a request's reply and the
-# work it asks for are most of what a scan allocates) or in which a sensor's change settles
-# (the controller's answer to a seed dropped, the end of a move: the other scans that allocate
-# much), so the heap holds what stays live, one scan's garbage and at most a KB more.  A
+# answered the host, that played a move or that did an idle job's work (a message made, a turn
+# walked ahead: short scans, but ten of them running left kilobytes), otherwise every
+# _GC_EVERY scans (a short scan leaves 70-200 bytes), and before a scan that will read what the
+# host sent (a request's reply and the work it asks for are most of what a scan allocates) or
+# in which a sensor's change settles (the controller's answer to a seed dropped, the end of a
+# move: the other scans that allocate much), so the heap holds what stays live, one scan's
+# garbage and at most a KB more.  A
 # collection takes some 10 ms between scans; the sensors' watch (hw/watch.py) runs in an
 # interrupt, which a collection does not hold back.  The loop does not ask how much the scans
 # allocated: on an RP2040, gc.mem_alloc() walks the whole heap and takes almost as long as a
@@ -330,7 +332,7 @@ class App:
             if self.controller.service_request:
                 asyncio().run(self.service(self.controller.service_request))
             since += 1
-            if since >= _GC_EVERY or self.answered or self.played or ticks_diff(ticks_ms(), start) >= _GC_LONG_MS:
+            if since >= _GC_EVERY or self.answered or self.played or self.controller.idle_worked or ticks_diff(ticks_ms(), start) >= _GC_LONG_MS:
                 gc.collect()            # (between scans, not in one: see _GC_EVERY)
                 since = 0
             # The next scan starts SCAN_MS after this one did: the time a scan takes is not

@@ -149,6 +149,7 @@ class Controller:
         self._mapped = bytearray(n)         # 1: a cell the game plays (gmap's board cells)
         self.service_request = None         # "self_test" or "calibrate" when the menu asks the app for it
         self.host_waiting = False           # the app: this scan answers the host, so it does no idle work
+        self.idle_worked = False            # this scan did an idle job's work (the app collects after it)
         # The game.
         self.state = MENU_STATE
         self._back = None                   # the state the menu returns to
@@ -203,6 +204,7 @@ class Controller:
         return self.render(now_ms)
 
     def _scanned(self, changed, now):
+        self.idle_worked = False
         if self.observer.events:
             mismatch.noise_events(self)   # which sensors count changes what agrees: look again
             changed = True
@@ -216,7 +218,7 @@ class Controller:
                 # the scan that found the board quiet, and flagged it or took what was placed;
                 # nor in one that answers the host: the reply and the messages an idle job makes
                 # were the most a scan allocated.)
-                self._idle()
+                self.idle_worked = self._idle()
             return
         kind = job[0]
         if kind <= SHOW_NEXT:
@@ -239,22 +241,27 @@ class Controller:
     def _idle(self):
         # Nothing happened: a good moment for the work a move's end leaves, one piece a
         # scan: the messages for the link, the next move's traces, then the hint search
-        # (up to hint_ms).
+        # (up to hint_ms).  True if it did any: the app collects the garbage after such a scan.
         mv = self.follower.mv
         jobs = self.jobs
         job = jobs.idle_job()
+        sent = False
         while job is not None and job[0] == MESSAGE:
             jobs.remove(job)
-            self.outbox.append(job[1])          # (a `move` message, made already: no work)
+            self.outbox.append(job[1])          # (a `move` message, made already: its text is made as it is sent)
+            sent = True
             job = jobs.idle_job()
         if job is not None:
             if self._work(job, _STEPS_A_SCAN):
                 jobs.remove(job)
         elif mv is not None and mv.prebuild and mv.building():
-            mv.build_one()
+            return mv.build_one() or sent
         elif self.hint_due:
             self._update_hint()
             self._refresh()
+        else:
+            return sent
+        return True
 
     def press(self, button, now_ms):
         """A button press: confirm, undo, hint, or menu (a long press on confirm)."""
