@@ -61,6 +61,11 @@ class Trace:
         # The hot call while sowing with a trace: no keyword handling.
         self._s.append(((cell + 2) << _PIT) | DROP_CODE)
 
+    def clear(self):
+        """Empty it, keeping its room: a board walking a turn a piece at a time (Omweso.walk)
+        takes each piece into the same trace rather than a new one."""
+        del self._s[:]
+
     def __len__(self):
         return len(self._s)
 

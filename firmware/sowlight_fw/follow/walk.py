@@ -42,6 +42,7 @@ class WalkingMove(_Move):
         self._open = 0               # how many traces are open
         self._lifted = False
         self._walked_lift = False    # walk_lifted() done
+        self._piece = Trace()        # each piece a walk adds, in turn (_walk)
 
     @property
     def prebuild(self):
@@ -111,7 +112,8 @@ class WalkingMove(_Move):
             walks[k:k + 1] = wk
             self._open += len(opts) - 1
             pit, letters, odd, w, opts = wk[0]
-        tr = Trace()
+        tr = self._piece
+        tr.clear()
         r = self.game.walk(pit, letters, w, tr, budget)
         tr.shared(KNOWN, steps)
         if r is None:

@@ -78,6 +78,7 @@ class Omweso(Staged):
     _loaded = None          # the counts of a loaded position that ended at once (see _finish)
     _scratch = None         # a board-sized list _reverse_ok plays on
     _walked = None          # the turns walk() went through to their end: (counts before, player, {move: counts after})
+    _walk_from = None       # a board-sized list walk() keeps the counts it starts from in (a copy a call was garbage)
     lazy_moves = True       # listing the moves plays every turn out: only when asked
 
     _stage_words = {
@@ -527,7 +528,11 @@ class Omweso(Staged):
                 return ""
             return None
         b = self._b
-        before = b[:]
+        before = self._walk_from
+        if before is None:
+            before = self._walk_from = b[:]
+        else:
+            before[:] = b
         ended = w and w[0] == _ENDED
         if ended:
             _put_counts(b, w[1])
@@ -569,7 +574,7 @@ class Omweso(Staged):
                 # would take longer than a step may); the move is named as legal_moves() does.
                 memo = self._walked
                 if memo is None or memo[1] != self.to_move or memo[0] != before:
-                    memo = self._walked = (before, self.to_move, {})
+                    memo = self._walked = (before[:], self.to_move, {})
                 memo[2][(pit, letters) if odd else pit] = _counts_before(b)
                 if self._goes_on():
                     return None
