@@ -4,9 +4,12 @@
 #
 # Paths are relative to this file.  The board's config (board.json) is the only
 # file the filesystem needs: main.py is frozen too (MicroPython looks for a frozen
-# main.py before the filesystem's).  The port's manifest brings asyncio and the rest
-# of a stock image.
-include("$(PORT_DIR)/boards/manifest.py")
+# main.py before the filesystem's).  Of the port's own manifest, what a board uses: its
+# rp2 module (for the REPL: nothing of Sowlight imports it) and asyncio (self-test and
+# calibration); the boot script is Sowlight's (_boot.py says why).
+freeze("$(PORT_DIR)/modules", "rp2.py")
+freeze(".", "_boot.py")
+include("$(MPY_DIR)/extmod/asyncio")
 require("neopixel")                         # micropython-lib: the LED strip driver
 # Every module a MicroPython board imports: all of sowlight_fw but virtual.py (the virtual
 # board's simulated hardware, for CPython).

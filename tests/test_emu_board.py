@@ -505,6 +505,13 @@ def test_a_refused_config_blinks_the_error_pattern_and_says_why_on_the_link(boar
         while b">>> " not in seen and time.monotonic() < end:
             seen += port.read(4096)
         assert b">>> " in seen
+        # The image's boot script (firmware/_boot.py) mounted the flash, with the config on it,
+        # and left the rp2 module (its PIO assembler's heap) unloaded.
+        port.write(b"import os, sys; print('#' + repr(('board.json' in os.listdir('/'), 'rp2' in sys.modules)))\r\n")
+        end = time.monotonic() + 60
+        while b"#(" not in seen and time.monotonic() < end:     # (the echoed line has no "#(")
+            seen += port.read(4096)
+        assert b"#(True, False)" in seen, seen[-300:]
     frames = [roles for _t, roles in board.frames if roles is not None]
     assert any(all(r == ERROR for r in roles) for roles in frames), frames[:4]
     assert any(all(r == OFF for r in roles) for roles in frames)
