@@ -36,7 +36,7 @@ SW = "sowlight-fw " + VERSION
 # when some scan finds the heap full, inside it.  It collects after a scan that took _GC_LONG_MS
 # or more (the scans that allocate much are the long ones: a link request, a move's end), that
 # answered the host, that played a move or that did an idle job's work (a message made, a turn
-# walked ahead: short scans, but ten of them running left kilobytes), otherwise every
+# walked ahead: short scans, whose garbage added up between collections), otherwise every
 # _GC_EVERY scans (a short scan leaves 70-200 bytes), and before a scan that will read what the
 # host sent (a request's reply and the work it asks for are most of what a scan allocates) or
 # in which a sensor's change settles (the controller's answer to a seed dropped, the end of a
