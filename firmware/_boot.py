@@ -10,7 +10,7 @@ import _rp2
 bdev = _rp2.Flash()
 try:
     fs = vfs.VfsLfs2(bdev, progsize=256)
-except:
+except OSError:     # (no filesystem on the flash yet)
     vfs.VfsLfs2.mkfs(bdev, progsize=256)
     fs = vfs.VfsLfs2(bdev, progsize=256)
 vfs.mount(fs, "/")

@@ -41,11 +41,10 @@ SW = "sowlight-fw " + VERSION
 # host sent (a request's reply and the work it asks for are most of what a scan allocates) or
 # in which a sensor's change settles (the controller's answer to a seed dropped, the end of a
 # move: the other scans that allocate much), so the heap holds what stays live, one scan's
-# garbage and at most a KB more.  A
-# collection takes some 10 ms between scans; the sensors' watch (hw/watch.py) runs in an
-# interrupt, which a collection does not hold back.  The loop does not ask how much the scans
-# allocated: on an RP2040, gc.mem_alloc() walks the whole heap and takes almost as long as a
-# collection (9 ms).
+# garbage and at most a KB more.  A collection takes some 10 ms between scans; the sensors'
+# watch (hw/watch.py) runs in an interrupt, which a collection does not hold back.  The loop
+# does not ask how much the scans allocated: on an RP2040, gc.mem_alloc() walks the whole heap
+# and takes almost as long as a collection (9 ms).
 _GC_LONG_MS = 8
 _GC_EVERY = 10
 _HOLD_MOST = 4      # scans running that answer the host and leave a `move` message (App.step)

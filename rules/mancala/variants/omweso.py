@@ -78,7 +78,7 @@ class Omweso(Staged):
     _loaded = None          # the counts of a loaded position that ended at once (see _finish)
     _scratch = None         # a board-sized list _reverse_ok plays on
     _walked = None          # the turns walk() went through to their end: (counts before, player, {move: counts after})
-    _walk_from = None       # a board-sized list walk() keeps the counts it starts from in (a copy a call was garbage)
+    _walk_from = None       # a board-sized list walk() keeps the counts it starts from in (a copy each call: garbage)
     lazy_moves = True       # listing the moves plays every turn out: only when asked
 
     _stage_words = {
