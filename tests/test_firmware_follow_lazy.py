@@ -365,8 +365,9 @@ def test_the_traces_a_follower_walks_are_those_of_the_moves(variant):
 @pytest.mark.parametrize("variant,seed", [("kombe", 1), ("kombe", 2), ("omweso", 3)])
 def test_idle_calls_walk_the_open_traces_only_so_far_past_the_hands(variant, seed):
     """Every way through a long turn walked to its end would not fit a board's heap (a Kombe
-    pit's dozen ways, each of hundreds of steps): idle calls walk the open traces until they
-    reach AHEAD steps past the hands' and stop; the hands' steps let them walk on."""
+    pit's dozen ways, each of hundreds of steps), nor ten open ways each walked far on: idle
+    calls walk the open traces until each reaches AHEAD steps past the hands' shared among
+    them (CHUNK at least) and stop; the hands' steps let them walk on."""
     rnd = random.Random(seed)
     while True:
         g, move = a_turn_with_choices(variant, rnd.randrange(1000))
@@ -384,8 +385,12 @@ def test_idle_calls_walk_the_open_traces_only_so_far_past_the_hands(variant, see
         made = upto
         while mv.build_one():
             pass
-        longest = max(len(steps) for _, steps in mv.paths())
-        assert made + AHEAD <= longest <= made + AHEAD + MOST_A_PIECE
+        paths = mv.paths()
+        open_ways = [len(steps) for m, steps in paths if m is None]
+        assert open_ways and min(open_ways) >= made + max(CHUNK, AHEAD // len(open_ways))
+        if len(open_ways) > 1:
+            assert min(open_ways) < made + AHEAD        # (shared among them, not AHEAD each)
+        assert max(len(steps) for _, steps in paths) <= made + AHEAD + MOST_A_PIECE
         assert mv.building()            # (the rest waits for the hands)
     while mv.building():
         assert mv.build_one(None)

@@ -9,7 +9,7 @@ from mancala.trace import Trace
 from .moves import _Move, KNOWN
 
 CHUNK = 6       # steps an open trace is walked at a time (WalkingMove._walk; walk() cuts a handful there)
-AHEAD = 24      # steps past the hands' the idle scans walk the open traces to (build_one)
+AHEAD = 24      # steps past the hands' the idle scans walk the open traces to, shared among them (build_one)
 
 
 class WalkingMove(_Move):
@@ -23,8 +23,9 @@ class WalkingMove(_Move):
     trace past j first (reach: the hands' next step, forced_run up to the next step the
     sensors can see, the lookahead as deep as it looks); idle scans walk on ahead of the
     hands, the open trace nearest its end CHUNK steps at a time (build_one), up to AHEAD
-    steps past the hands: a turn's every way walked to its end is a list of steps each, and
-    a long Kombe turn's dozen ways of hundreds of steps would not fit a board's heap.  At a choice
+    steps past the hands shared among the open traces (each at least CHUNK): a turn's every
+    way walked to its end is a list of steps each, and a long Kombe turn's dozen ways of
+    hundreds of steps would not fit a board's heap, nor ten ways each walked AHEAD on.  At a choice
     point an open trace becomes one open trace per letter offered, default first, so the
     traces and their order are those of MoveInProgress: the same lights, the same steps,
     the same move.
@@ -52,8 +53,8 @@ class WalkingMove(_Move):
 
     def build_one(self, ahead=AHEAD):
         """Open one more pit's turn, or walk the open trace nearest to its end a piece
-        further, if it ends less than `ahead` steps past the hands' (None: however far);
-        False when nothing is left to do now."""
+        further, if it ends less than `ahead` steps past the hands' shared among the open
+        traces, CHUNK at least (None: however far); False when nothing is left to do now."""
         if self._todo:
             self.build_pit(self._todo[0])
             return True
@@ -65,7 +66,7 @@ class WalkingMove(_Move):
         for k in range(len(c)):
             if walks[k] is not None and (near < 0 or len(c[k][1]) < len(c[near][1])):
                 near = k
-        if ahead is not None and len(c[near][1]) >= len(self._seen) + ahead:
+        if ahead is not None and len(c[near][1]) >= len(self._seen) + max(CHUNK, ahead // self._open):
             return False
         self._walk(near, CHUNK)
         return True
