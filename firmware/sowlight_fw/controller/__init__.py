@@ -254,14 +254,14 @@ class Controller:
         if job is not None:
             if self._work(job, _STEPS_A_SCAN):
                 jobs.remove(job)
-        elif mv is not None and mv.prebuild and mv.building():
+            return True
+        if mv is not None and mv.prebuild and mv.building():
             return mv.build_one() or sent
-        elif self.hint_due:
+        if self.hint_due:
             self._update_hint()
             self._refresh()
-        else:
-            return sent
-        return True
+            return True
+        return sent
 
     def press(self, button, now_ms):
         """A button press: confirm, undo, hint, or menu (a long press on confirm)."""
